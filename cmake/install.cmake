@@ -1,0 +1,33 @@
+# Installation: headers, libraries, CMake package, pkg-config file, tools, compiler wrappers.
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" PATTERN "*.cuh")
+install(FILES ${PROJECT_BINARY_DIR}/include/symmem/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symmem)
+install(TARGETS symmem symmem_static EXPORT symmemTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT symmemTargets NAMESPACE symmem:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symmem)
+configure_package_config_file(cmake/symmemConfig.cmake.in ${PROJECT_BINARY_DIR}/symmemConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symmem)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/symmemConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/symmemConfig.cmake ${PROJECT_BINARY_DIR}/symmemConfigVersion.cmake
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/symmem)
+
+set(SYMMEM_PC_LIBS_PRIVATE "-lpthread -ldl")
+if(SYMMEM_HAVE_CUDA)
+  set(SYMMEM_PC_LIBS_PRIVATE "${SYMMEM_PC_LIBS_PRIVATE} -L${CUDAToolkit_LIBRARY_DIR} -lcudart -lcuda")
+endif()
+configure_file(cmake/symmem.pc.in ${PROJECT_BINARY_DIR}/symmem.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/symmem.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# Compiler wrappers: symmemcc / symmemc++ (and symmem-nvcc with CUDA) find the prefix from their own
+# location, so an installed tree can be moved.
+set(SYMMEM_WRAPPER_EXTRA_LIBS "")
+if(SYMMEM_HAVE_CUDA)
+  set(SYMMEM_WRAPPER_EXTRA_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR} -lcudart -lcuda")
+endif()
+foreach(w symmemcc symmemc++)
+  configure_file(tools/wrapper.in ${PROJECT_BINARY_DIR}/wrappers/${w} @ONLY)
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/wrappers/${w} DESTINATION ${CMAKE_INSTALL_BINDIR})
+endforeach()

@@ -1,0 +1,61 @@
+// symmem: the wire protocol between symmem-run and its PEs.
+//
+// Transport: a SOCK_STREAM Unix socket in the abstract namespace (no file on disk, nothing to
+// leak). The launcher listens on the name in SYMMEM_LAUNCHER_SOCK ('@' stands for the leading NUL).
+// Each PE connects once per init..finalize cycle. Every message is a header and a payload:
+//
+//   struct header { uint32_t type; uint32_t len; }  followed by len payload bytes.
+//
+// PE -> launcher
+//   HELLO     payload hello_msg: rank, pid, protocol version.
+//   COLL      payload: this rank's contribution to the next collective (any length, may be 0).
+//             Collectives complete in order: the launcher waits for one COLL from every rank,
+//             then answers each with COLL_DONE.
+//   EXIT      payload int32 status: global_exit; the launcher ends the job with that status.
+//   BYE       no payload: the PE finalized; the connection closes next.
+// launcher -> PE
+//   COLL_DONE payload: size uint32 lengths (one per rank), then every rank's bytes in rank order.
+//   ABORT     payload: text saying why the job stops ("PE 3 exited with status 1 before init").
+//             The PE prints it with its own prefix and exits.
+//
+// The launcher owns the job's failure detection: it knows when a PE exits or dies (waitpid) and
+// when a collective waits longer than SYMMEM_BOOTSTRAP_TIMEOUT, and names the PEs concerned.
+#pragma once
+
+#include <cstdint>
+
+namespace symmem::launcher {
+
+inline constexpr uint32_t protocol_version = 1;
+
+// Environment passed from symmem-run to each PE.
+inline constexpr const char *env_sock = "SYMMEM_LAUNCHER_SOCK";   // abstract socket name, '@'-prefixed
+inline constexpr const char *env_rank = "SYMMEM_LAUNCHER_RANK";   // 0..n-1
+inline constexpr const char *env_size = "SYMMEM_LAUNCHER_SIZE";   // n
+inline constexpr const char *env_job = "SYMMEM_JOB_ID";           // random hex, unique per job
+
+enum class msg : uint32_t {
+  hello = 1,
+  coll = 2,
+  exit = 3,
+  bye = 4,
+  coll_done = 100,
+  abort = 101,
+};
+
+struct header {
+  uint32_t type;
+  uint32_t len;
+};
+
+struct hello_msg {
+  uint32_t version;
+  int32_t rank;
+  int32_t pid;
+  int32_t reserved;
+};
+
+// Largest payload either side accepts (a collective of 64 KiB per rank at 4096 ranks fits).
+inline constexpr uint32_t max_payload = 1u << 30;
+
+}  // namespace symmem::launcher

@@ -1,0 +1,63 @@
+// symmem: typed settings parsed from the environment (see config_table.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+
+namespace symmem::config {
+
+struct settings {
+  size_t symmetric_size = 0;
+  size_t symmetric_size_mb = 0;  // 0 when unset
+  std::string debug;
+  std::string bootstrap;
+  double bootstrap_timeout = 0;
+  double wait_timeout = 0;
+  size_t heap_retain = 0;
+  std::string heap_kind;
+  std::string hostname;
+  bool check_args = true;
+
+  // Derived: the heap size in bytes after the SIZE / SIZE_MB rule, and where it came from.
+  size_t heap_bytes = 0;
+  std::string heap_bytes_source;
+};
+
+// One row of the table, for symmem-info and the docs.
+struct entry {
+  const char *name;     // SYMMEM_...
+  const char *kind;     // size, seconds, ...
+  const char *def;      // default text
+  const char *alias1;   // "" when none
+  const char *alias2;
+  const char *choices;  // "a|b|c" for kind choice, else ""
+  const char *doc;
+};
+const std::vector<entry> &table();
+
+// Where a variable's value comes from: the first set of SYMMEM_<NAME>, alias1, alias2.
+struct lookup {
+  std::optional<std::string> value;
+  std::string from;  // the variable that supplied the value
+};
+lookup find(const entry &e);
+
+// Parses the whole environment; errors quote the variable and its value. Warns about unknown
+// SYMMEM_* names, suggesting the closest known one.
+status load(settings &out);
+
+// NVSHMEM's size grammar: digits with optional decimals and a k/m/g/t suffix (powers of 1024).
+// Returns std::nullopt for anything else ("", "abc", "1x", "-1", "1.2.3").
+std::optional<size_t> parse_size(const std::string &text);
+std::optional<double> parse_seconds(const std::string &text);
+std::optional<bool> parse_bool(const std::string &text);
+
+// Levenshtein distance, for "did you mean" suggestions.
+size_t edit_distance(const std::string &a, const std::string &b);
+
+}  // namespace symmem::config

@@ -1,0 +1,38 @@
+// symmem: every environment variable, in one table.
+//
+// X(field, kind, NAME, default, alias1, alias2, choices, doc)
+//   field   member of symmem::config::settings
+//   kind    size | size_mb | seconds | integer | boolean | choice(a|b|c) as a string | text
+//   NAME    read as SYMMEM_<NAME>; alias1/alias2 are other full names honoured ("" for none)
+//   choices for kind choice: the allowed words separated by |
+// Parsing, symmem-info and docs/environment.md all come from this table.
+#pragma once
+
+#define SYMMEM_CONFIG_TABLE(X)                                                                          \
+  X(symmetric_size, size, "SYMMETRIC_SIZE", "1g", "NVSHMEM_SYMMETRIC_SIZE", "SHMEM_SYMMETRIC_SIZE", "",  \
+    "Bytes of symmetric heap per PE: a number with optional decimals and k/m/g/t (powers of 1024), "  \
+    "e.g. 20m, 3.1M, .5g. Address space only: memory is committed as it is allocated.")                \
+  X(symmetric_size_mb, size_mb, "SYMMETRIC_SIZE_MB", "", "NVSHMEM_SYMMETRIC_SIZE_MB", "", "",          \
+    "Heap size in MiB (whole number). A byte form (SYMMETRIC_SIZE and its aliases) wins when both "   \
+    "are set.")                                                                                        \
+  X(debug, choice, "DEBUG", "warn", "", "", "off|warn|info|trace", "Log level: off, warn, info or trace (prefixed by PE).")  \
+  X(bootstrap, choice, "BOOTSTRAP", "auto", "", "", "auto|launcher|singleton|mpi|pmix|uid",                                                    \
+    "How the job forms: auto, launcher, singleton (and mpi, pmix, uid when built in). auto picks "    \
+    "the launcher when started by symmem-run, else a single PE.")                                     \
+  X(bootstrap_timeout, seconds, "BOOTSTRAP_TIMEOUT", "30", "", "", "",                                     \
+    "Seconds a PE waits in init (and other bootstrap steps) for the others before failing with the " \
+    "list of PEs that did not arrive.")                                                               \
+  X(wait_timeout, seconds, "WAIT_TIMEOUT", "600", "", "", "",                                              \
+    "Seconds any spin wait (barrier, wait_until, locks) may last before the PE fails naming what it " \
+    "waited for; 0 waits forever.")                                                                   \
+  X(heap_retain, size, "HEAP_RETAIN", "64m", "", "", "",                                                   \
+    "Bytes of emptied heap granules kept committed for reuse before they are handed back to the "    \
+    "system.")                                                                                         \
+  X(heap_kind, choice, "HEAP", "auto", "", "", "auto|host|gpu",                                                         \
+    "Where the symmetric heap lives: auto (GPU memory when a GPU is present and the build has CUDA), " \
+    "host or gpu.")                                                                                    \
+  X(hostname, text, "HOSTNAME", "", "", "", "",                                                            \
+    "Host identity used to find node-local PEs (default: the kernel's host name and boot id).")        \
+  X(check_args, boolean, "CHECK_COLLECTIVE_ARGS", "1", "", "", "",                                         \
+    "Verify that every PE passes the same arguments to each collective call (cost: folded into the " \
+    "barrier the call needs anyway).")

@@ -1,0 +1,189 @@
+// symmem: collective allocation. Each call synchronises once on entry (that sync also checks the
+// arguments of every PE); the allocation itself is local and deterministic (heap/allocator.h).
+#include <cstring>
+
+#include "core/state.h"
+#include "core/sync.h"
+
+namespace symmem::core {
+namespace {
+
+bool is_pow2(size_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+const char *size_var() {
+  return g.cfg.heap_bytes_source == "default" ? "SYMMEM_SYMMETRIC_SIZE (or NVSHMEM_SYMMETRIC_SIZE)"
+                                              : g.cfg.heap_bytes_source.c_str();
+}
+
+void *allocate(size_t size, size_t align, const char *call) {
+  std::optional<size_t> off;
+  {
+    std::lock_guard<std::mutex> lock(g.alloc_mutex);
+    off = g.alloc.allocate(size, align);
+  }
+  if (!off) {
+    (void)fail(SYMMEM_ERR_OUT_OF_MEMORY, call,
+               "the symmetric heap is out of memory: %zu bytes asked, %zu bytes free of %zu (largest free block %zu); "
+               "raise %s (now %zu bytes)",
+               size, g.alloc.free_bytes(), g.heap_size - internal_bytes, g.alloc.largest_free(), size_var(),
+               g.user_bytes);
+    return nullptr;
+  }
+  return reinterpret_cast<void *>(g.heap_base + *off);
+}
+
+// Where a pointer handed back by the user sits; false (with the error reported) when it is not
+// the start of a live allocation.
+bool find_block(const void *ptr, const char *call, size_t &offset, size_t &size) {
+  auto a = reinterpret_cast<uintptr_t>(ptr);
+  if (a < g.heap_base + internal_bytes || a >= g.heap_base + g.heap_size) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
+               "%p is not in the symmetric heap (%#lx..%#lx); pass a pointer returned by symmem_malloc. Nothing "
+               "was freed",
+               ptr, static_cast<unsigned long>(g.heap_base + internal_bytes),
+               static_cast<unsigned long>(g.heap_base + g.heap_size));
+    return false;
+  }
+  offset = a - g.heap_base;
+  std::lock_guard<std::mutex> lock(g.alloc_mutex);
+  std::optional<size_t> s = g.alloc.block_size(offset);
+  if (!s) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
+               "%p is not the start of a live allocation (already freed, or inside a block); nothing was freed", ptr);
+    return false;
+  }
+  size = *s;
+  return true;
+}
+
+void *checked_alloc(call_id id, size_t size, size_t align, const char *call) {
+  require_init(call);
+  call_record rec{id, 1, size, align};
+  if (!collective_sync(rec, call).ok()) {
+    return nullptr;
+  }
+  if (!is_pow2(align)) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "alignment %zu is not a power of two", align);
+    return nullptr;
+  }
+  if (size == 0) {
+    return nullptr;  // OpenSHMEM: a zero-byte allocation returns NULL (and is still collective)
+  }
+  return allocate(size, align, call);
+}
+
+status exit_sync(const char *call) {
+  call_record rec{call_barrier_all, 1, 0, 0};
+  return collective_sync(rec, call);
+}
+
+}  // namespace
+}  // namespace symmem::core
+
+using namespace symmem;
+using symmem::core::g;
+
+extern "C" {
+
+void *symmem_malloc(size_t size) { return core::checked_alloc(core::call_malloc, size, core::min_alignment, "malloc"); }
+
+void *symmem_align(size_t alignment, size_t size) {
+  return core::checked_alloc(core::call_align, size, alignment, "align");
+}
+
+void *symmem_calloc(size_t count, size_t size) {
+  size_t total = 0;
+  core::require_init("calloc");
+  if (__builtin_mul_overflow(count, size, &total)) {
+    total = SIZE_MAX;  // every PE computes the same: the heap cannot hold it, so all fail alike
+  }
+  void *p = core::checked_alloc(core::call_calloc, total, core::min_alignment, "calloc");
+  if (p != nullptr) {
+    std::memset(p, 0, total);
+  }
+  // Nobody may write into a peer's new block before that peer has zeroed it.
+  if (total != 0 && !core::exit_sync("calloc").ok()) {
+    return nullptr;
+  }
+  return p;
+}
+
+void *symmem_realloc(void *ptr, size_t size) {
+  core::require_init("realloc");
+  core::call_record rec{core::call_realloc, 1, size, reinterpret_cast<uintptr_t>(ptr)};
+  if (!core::collective_sync(rec, "realloc").ok()) {
+    return nullptr;
+  }
+  if (ptr == nullptr) {
+    return size == 0 ? nullptr : core::allocate(size, core::min_alignment, "realloc");
+  }
+  size_t off = 0;
+  size_t old = 0;
+  if (!core::find_block(ptr, "realloc", off, old)) {
+    return nullptr;
+  }
+  void *out = nullptr;
+  if (size == 0) {
+    std::lock_guard<std::mutex> lock(g.alloc_mutex);
+    g.alloc.release(off);
+  } else {
+    bool in_place = false;
+    {
+      std::lock_guard<std::mutex> lock(g.alloc_mutex);
+      in_place = g.alloc.resize_in_place(off, size);
+    }
+    out = in_place ? ptr : core::allocate(size, core::min_alignment, "realloc");
+    if (!in_place && out != nullptr) {
+      std::memcpy(out, ptr, std::min(old, size));
+      std::lock_guard<std::mutex> lock(g.alloc_mutex);
+      g.alloc.release(off);
+    }
+  }
+  // Peers may write into the new block only after this PE has moved its contents there.
+  if (!core::exit_sync("realloc").ok()) {
+    return nullptr;
+  }
+  return out;
+}
+
+void symmem_free(void *ptr) {
+  core::require_init("free");
+  core::call_record rec{core::call_free, 1, reinterpret_cast<uintptr_t>(ptr), 0};
+  if (!core::collective_sync(rec, "free").ok() || ptr == nullptr) {
+    return;
+  }
+  size_t off = 0;
+  size_t size = 0;
+  if (core::find_block(ptr, "free", off, size)) {
+    std::lock_guard<std::mutex> lock(g.alloc_mutex);
+    g.alloc.release(off);
+  }
+}
+
+void symmem_heap_usage(size_t *used, size_t *free_bytes) {
+  core::require_init("heap_usage");
+  std::lock_guard<std::mutex> lock(g.alloc_mutex);
+  if (used) *used = g.alloc.used_bytes();
+  if (free_bytes) *free_bytes = g.alloc.free_bytes();
+}
+
+void *symmem_ptr(const void *dest, int pe) {
+  core::require_init("ptr");
+  if (pe == g.my_pe) {
+    return const_cast<void *>(dest);
+  }
+  return symmem_addr_accessible(dest, pe) ? core::translate(dest, 1, pe, "ptr") : nullptr;
+}
+
+int symmem_pe_accessible(int pe) {
+  core::require_init("pe_accessible");
+  return (static_cast<unsigned>(pe) < static_cast<unsigned>(g.n_pes) && g.peer_base[pe] != nullptr) ? 1 : 0;
+}
+
+int symmem_addr_accessible(const void *addr, int pe) {
+  core::require_init("addr_accessible");
+  uintptr_t off = reinterpret_cast<uintptr_t>(addr) - g.heap_base;
+  return (off < g.heap_size && symmem_pe_accessible(pe)) ? 1 : 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,89 @@
+// symmem: ordering, barriers and point-to-point waits.
+#include <atomic>
+
+#include "core/state.h"
+#include "core/sync.h"
+#include "core/wait.h"
+
+namespace symmem::core {
+namespace {
+
+template <typename T>
+bool compare(T v, int cmp, T value, const char *call) {
+  switch (cmp) {
+    case SYMMEM_CMP_EQ: return v == value;
+    case SYMMEM_CMP_NE: return v != value;
+    case SYMMEM_CMP_GT: return v > value;
+    case SYMMEM_CMP_GE: return v >= value;
+    case SYMMEM_CMP_LT: return v < value;
+    case SYMMEM_CMP_LE: return v <= value;
+    default:
+      fatal(call, "comparison %d is not one of SHMEM_CMP_EQ, NE, GT, GE, LT, LE (0..5)", cmp);
+  }
+}
+
+template <typename T>
+bool test_once(T *ivar, int cmp, T value, const char *call) {
+  return compare(std::atomic_ref<T>(*ivar).load(std::memory_order_acquire), cmp, value, call);
+}
+
+const char *cmp_text(int cmp) {
+  static const char *names[] = {"==", "!=", ">", ">=", "<", "<="};
+  return (cmp >= 0 && cmp <= 5) ? names[cmp] : "?";
+}
+
+template <typename T>
+void wait_until(T *ivar, int cmp, T value, const char *call) {
+  require_init(call);
+  if (test_once(ivar, cmp, value, call)) {
+    return;
+  }
+  spin_wait w(call, [ivar, cmp, value] {
+    return strfmt("the variable at %p to become %s %s (it holds %s)", static_cast<void *>(ivar), cmp_text(cmp),
+                  std::to_string(value).c_str(), std::to_string(*ivar).c_str());
+  });
+  while (!test_once(ivar, cmp, value, call)) {
+    w.pause();
+  }
+}
+
+void sync_or_die(call_id id, const char *call) {
+  require_init(call);
+  call_record rec{id, 1, 0, 0};
+  if (!collective_sync(rec, call).ok()) {
+    fatal(call, "the PEs are out of step in their collective calls (see above); ending the job");
+  }
+}
+
+}  // namespace
+}  // namespace symmem::core
+
+using namespace symmem::core;
+
+extern "C" {
+
+// Puts complete before they return (load/store transport), so fence and quiet only order memory:
+// release orders earlier stores before later ones; quiet is a full fence.
+void symmem_fence(void) { std::atomic_thread_fence(std::memory_order_release); }
+void symmem_quiet(void) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+void symmem_barrier_all(void) {
+  symmem_quiet();
+  sync_or_die(call_barrier_all, "barrier_all");
+}
+
+// sync_all and barrier_all synchronise the same set of PEs, so a PE in one matches a PE in the other.
+void symmem_sync_all(void) { sync_or_die(call_barrier_all, "sync_all"); }
+
+#define SYMMEM_DEF_P2P(T, N)                                                                         \
+  void symmem_##N##_wait_until(T *ivar, int cmp, T cmp_value) {                                     \
+    wait_until(ivar, cmp, cmp_value, #N "_wait_until");                                             \
+  }                                                                                                  \
+  int symmem_##N##_test(T *ivar, int cmp, T cmp_value) {                                            \
+    require_init(#N "_test");                                                                        \
+    return test_once(ivar, cmp, cmp_value, #N "_test") ? 1 : 0;                                      \
+  }
+SYMMEM_P2P_SYNC_TYPES(SYMMEM_DEF_P2P)
+#undef SYMMEM_DEF_P2P
+
+}  // extern "C"

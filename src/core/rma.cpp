@@ -1,0 +1,156 @@
+// symmem: one-sided RMA to node-local peers through the direct mapping. Every call is the address
+// translation (a range check and a table load) and a memcpy or a single load/store: no system
+// call, no lock, no allocation. Puts and gets complete before they return, so the _nbi forms are
+// the blocking ones and quiet only has to order memory.
+#include <atomic>
+#include <cstring>
+#include <type_traits>
+
+#include "core/state.h"
+
+namespace symmem::core {
+namespace {
+
+template <typename T>
+inline void store_one(T *at, T v) {
+  if constexpr (std::is_arithmetic_v<T> && sizeof(T) <= 8) {
+    std::atomic_ref<T>(*at).store(v, std::memory_order_relaxed);
+  } else {
+    std::memcpy(at, &v, sizeof v);
+  }
+}
+
+template <typename T>
+inline T load_one(const T *at) {
+  if constexpr (std::is_arithmetic_v<T> && sizeof(T) <= 8) {
+    return std::atomic_ref<T>(*const_cast<T *>(at)).load(std::memory_order_relaxed);
+  } else {
+    T v;
+    std::memcpy(&v, at, sizeof v);
+    return v;
+  }
+}
+
+inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char *call) {
+  if (n == 0) {
+    require_init(call);
+    return;
+  }
+  std::memcpy(translate(dest, n, pe, call), src, n);
+}
+
+inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call) {
+  if (n == 0) {
+    require_init(call);
+    return;
+  }
+  std::memcpy(dest, translate(src, n, pe, call), n);
+}
+
+// Strided transfers: element i goes from src[i*sst] to dest[i*dst]; strides count elements.
+template <size_t B>
+struct elem {
+  unsigned char bytes[B];
+};
+
+template <typename E>
+void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, const char *call) {
+  if (n == 0) {
+    require_init(call);
+    return;
+  }
+  if (dst < 1 || sst < 1) {
+    fatal(call, "strides must be positive (dest stride %td, source stride %td)", dst, sst);
+  }
+  size_t span = ((n - 1) * static_cast<size_t>(dst) + 1) * sizeof(E);
+  E *d = reinterpret_cast<E *>(translate(dest, span, pe, call));
+  for (size_t i = 0; i < n; ++i) {
+    d[i * static_cast<size_t>(dst)] = src[i * static_cast<size_t>(sst)];
+  }
+}
+
+template <typename E>
+void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, const char *call) {
+  if (n == 0) {
+    require_init(call);
+    return;
+  }
+  if (dst < 1 || sst < 1) {
+    fatal(call, "strides must be positive (dest stride %td, source stride %td)", dst, sst);
+  }
+  size_t span = ((n - 1) * static_cast<size_t>(sst) + 1) * sizeof(E);
+  const E *s = reinterpret_cast<const E *>(translate(src, span, pe, call));
+  for (size_t i = 0; i < n; ++i) {
+    dest[i * static_cast<size_t>(dst)] = s[i * static_cast<size_t>(sst)];
+  }
+}
+
+}  // namespace
+}  // namespace symmem::core
+
+using namespace symmem::core;
+
+extern "C" {
+
+void symmem_putmem(void *dest, const void *source, size_t nelems, int pe) { put_bytes(dest, source, nelems, pe, "putmem"); }
+void symmem_getmem(void *dest, const void *source, size_t nelems, int pe) { get_bytes(dest, source, nelems, pe, "getmem"); }
+void symmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
+  put_bytes(dest, source, nelems, pe, "putmem_nbi");
+}
+void symmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
+  get_bytes(dest, source, nelems, pe, "getmem_nbi");
+}
+
+#define SYMMEM_DEF_RMA(T, N)                                                                         \
+  void symmem_##N##_put(T *dest, const T *source, size_t nelems, int pe) {                           \
+    put_bytes(dest, source, nelems * sizeof(T), pe, #N "_put");                                      \
+  }                                                                                                  \
+  void symmem_##N##_get(T *dest, const T *source, size_t nelems, int pe) {                           \
+    get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get");                                      \
+  }                                                                                                  \
+  void symmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                       \
+    put_bytes(dest, source, nelems * sizeof(T), pe, #N "_put_nbi");                                  \
+  }                                                                                                  \
+  void symmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                       \
+    get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get_nbi");                                  \
+  }                                                                                                  \
+  void symmem_##N##_p(T *dest, T value, int pe) {                                                    \
+    store_one(reinterpret_cast<T *>(translate(dest, sizeof(T), pe, #N "_p")), value);                \
+  }                                                                                                  \
+  T symmem_##N##_g(const T *source, int pe) {                                                        \
+    return load_one(reinterpret_cast<const T *>(translate(source, sizeof(T), pe, #N "_g")));         \
+  }                                                                                                  \
+  void symmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    iput_elems(dest, source, dst, sst, nelems, pe, #N "_iput");                                      \
+  }                                                                                                  \
+  void symmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    iget_elems(dest, source, dst, sst, nelems, pe, #N "_iget");                                      \
+  }
+SYMMEM_RMA_TYPES(SYMMEM_DEF_RMA)
+#undef SYMMEM_DEF_RMA
+
+#define SYMMEM_DEF_RMA_SIZED(B)                                                                      \
+  void symmem_put##B(void *dest, const void *source, size_t nelems, int pe) {                        \
+    put_bytes(dest, source, nelems * (B / 8), pe, "put" #B);                                         \
+  }                                                                                                  \
+  void symmem_get##B(void *dest, const void *source, size_t nelems, int pe) {                        \
+    get_bytes(dest, source, nelems * (B / 8), pe, "get" #B);                                         \
+  }                                                                                                  \
+  void symmem_put##B##_nbi(void *dest, const void *source, size_t nelems, int pe) {                  \
+    put_bytes(dest, source, nelems * (B / 8), pe, "put" #B "_nbi");                                  \
+  }                                                                                                  \
+  void symmem_get##B##_nbi(void *dest, const void *source, size_t nelems, int pe) {                  \
+    get_bytes(dest, source, nelems * (B / 8), pe, "get" #B "_nbi");                                  \
+  }                                                                                                  \
+  void symmem_iput##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    using E = elem<B / 8>;                                                                           \
+    iput_elems(static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, pe, "iput" #B); \
+  }                                                                                                  \
+  void symmem_iget##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    using E = elem<B / 8>;                                                                           \
+    iget_elems(static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, pe, "iget" #B); \
+  }
+SYMMEM_RMA_SIZES(SYMMEM_DEF_RMA_SIZED)
+#undef SYMMEM_DEF_RMA_SIZED
+
+}  // extern "C"

@@ -1,0 +1,335 @@
+// symmem: init, finalize and the queries of the running job.
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "core/guard.h"
+#include "core/state.h"
+#include "core/sync.h"
+#include "mem/vaspace.h"
+#include "topo/topology.h"
+
+namespace symmem::core {
+
+runtime_state g;
+
+namespace {
+
+std::mutex g_init_mutex;
+
+log_level level_from(const std::string &s) {
+  if (s == "off") return log_level::off;
+  if (s == "info") return log_level::info;
+  if (s == "trace") return log_level::trace;
+  return log_level::warn;
+}
+
+size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+
+// What every PE tells the others at init.
+struct peer_info {
+  uint64_t host;       // hash of the host identity
+  uint64_t nonce;      // names this PE's descriptor socket
+  uint64_t heap_bytes;
+  int32_t pid;
+  int32_t error;       // non-zero when this PE's local checks failed (it printed why)
+};
+
+status local_checks(const config::settings &cfg) {
+  size_t mem = topo::host_memory_bytes();
+  if (mem != 0 && cfg.heap_bytes > mem) {
+    return fail(SYMMEM_ERR_OUT_OF_MEMORY, "init",
+                "the symmetric heap of %zu bytes (%s) is larger than this host's memory (%zu bytes); lower %s",
+                cfg.heap_bytes, cfg.heap_bytes_source.c_str(), mem,
+                cfg.heap_bytes_source == "default" ? "SYMMEM_SYMMETRIC_SIZE" : cfg.heap_bytes_source.c_str());
+  }
+  return ok_status;
+}
+
+status exchange_info(std::vector<peer_info> &all) {
+  peer_info mine{};
+  mine.host = topo::host_hash(g.cfg.hostname);
+  mine.heap_bytes = g.cfg.heap_bytes;
+  mine.pid = ::getpid();
+  if (::getrandom(&g.nonce, sizeof g.nonce, 0) != sizeof g.nonce) {
+    g.nonce = (static_cast<uint64_t>(::getpid()) << 32) ^ static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&mine));
+  }
+  mine.nonce = g.nonce;
+  status local = local_checks(g.cfg);
+  mine.error = local.ok() ? 0 : 1;
+  SYMMEM_TRY(g.fds.listen(g.nonce, "init"));
+  all.resize(static_cast<size_t>(g.n_pes));
+  SYMMEM_TRY(g.boot->allgather(&mine, all.data(), sizeof mine, "init"));
+  SYMMEM_TRY(local);
+  for (int p = 0; p < g.n_pes; ++p) {
+    if (all[static_cast<size_t>(p)].error != 0) {
+      return fail(SYMMEM_ERR_BOOTSTRAP, "init", "PE %d failed its init checks (its message says why); no PE can continue", p);
+    }
+  }
+  for (int p = 0; p < g.n_pes; ++p) {
+    if (all[static_cast<size_t>(p)].heap_bytes != mine.heap_bytes) {
+      return fail(SYMMEM_ERR_MISMATCH, "init",
+                  "the symmetric heap size differs across PEs: PE %d asks %llu bytes, this PE %llu bytes (%s); "
+                  "set the same SYMMEM_SYMMETRIC_SIZE (or NVSHMEM_SYMMETRIC_SIZE) on every PE",
+                  p, static_cast<unsigned long long>(all[static_cast<size_t>(p)].heap_bytes),
+                  static_cast<unsigned long long>(mine.heap_bytes), g.cfg.heap_bytes_source.c_str());
+    }
+  }
+  return ok_status;
+}
+
+status map_heap(int &fd) {
+  mem::host_reserver r;
+  uintptr_t base = 0;
+  SYMMEM_TRY(mem::agree_on_address(*g.boot, r, g.heap_size, granule_bytes, base));
+  g.heap_base = base;
+  fd = ::memfd_create("symmem-heap", MFD_CLOEXEC);
+  if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(g.heap_size)) != 0) {
+    return fail(SYMMEM_ERR_SYSTEM, "init", "cannot create the heap's memory (memfd of %zu bytes): %s", g.heap_size,
+                std::strerror(errno));
+  }
+  void *p = ::mmap(reinterpret_cast<void *>(base), g.heap_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  if (p == MAP_FAILED) {
+    return fail(SYMMEM_ERR_SYSTEM, "init", "cannot map the heap at %#lx: %s", static_cast<unsigned long>(base),
+                std::strerror(errno));
+  }
+  return ok_status;
+}
+
+status map_peers(const std::vector<peer_info> &all, int fd) {
+  std::vector<mem::fd_peer> local;
+  g.local_rank_of.assign(static_cast<size_t>(g.n_pes), -1);
+  const uint64_t my_host = all[static_cast<size_t>(g.my_pe)].host;
+  for (int p = 0; p < g.n_pes; ++p) {
+    const peer_info &pi = all[static_cast<size_t>(p)];
+    if (pi.host == my_host) {
+      g.local_rank_of[static_cast<size_t>(p)] = static_cast<int>(local.size());
+      local.push_back(mem::fd_peer{p, pi.pid, pi.nonce});
+    }
+  }
+  g.local_size = static_cast<int>(local.size());
+  g.all_local = g.local_size == g.n_pes;
+  g.peer_table.assign(static_cast<size_t>(g.n_pes), nullptr);
+  g.peer_table[static_cast<size_t>(g.my_pe)] = reinterpret_cast<char *>(g.heap_base);
+  if (g.local_size > 1) {
+    std::vector<std::vector<int>> got;
+    SYMMEM_TRY(g.fds.exchange(g.my_pe, local, {fd}, got, g.cfg.bootstrap_timeout, "init"));
+    g.window_size = g.heap_size * local.size();
+    g.window_base = mem::reserve_anywhere(g.window_size, granule_bytes);
+    status st = g.window_base != 0 ? ok_status
+                                   : fail(SYMMEM_ERR_OUT_OF_MEMORY, "init",
+                                          "cannot reserve %zu bytes of address space for the heaps of %zu node-local PEs; "
+                                          "lower SYMMEM_SYMMETRIC_SIZE",
+                                          g.window_size, local.size());
+    for (size_t i = 0; i < local.size(); ++i) {
+      if (local[i].rank == g.my_pe) {
+        continue;
+      }
+      char *at = reinterpret_cast<char *>(g.window_base + i * g.heap_size);
+      if (st.ok() && ::mmap(at, g.heap_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, got[i][0], 0) == MAP_FAILED) {
+        st = fail(SYMMEM_ERR_SYSTEM, "init", "cannot map the heap of PE %d: %s", local[i].rank, std::strerror(errno));
+      }
+      g.peer_table[static_cast<size_t>(local[i].rank)] = at;
+      ::close(got[i][0]);  // the mapping keeps the memory alive
+    }
+    SYMMEM_TRY(st);
+  }
+  return ok_status;
+}
+
+void release_range(size_t offset, size_t length) {
+  // Hands emptied granules back to the system; peers mapping the same memory see zeros.
+  ::madvise(reinterpret_cast<void *>(g.heap_base + offset), length, MADV_REMOVE);
+}
+
+void teardown() {
+  g.heap_size = 0;  // first: every data-path call now takes the slow path
+  g.n_pes = 0;
+  g.peer_base = nullptr;
+  if (g.window_base != 0) {
+    mem::unmap(g.window_base, g.window_size);
+  }
+  if (g.heap_base != 0) {
+    guard::arm(g.heap_base, round_up(g.user_bytes, granule_bytes) + internal_bytes);
+  }
+  g.window_base = 0;
+  g.window_size = 0;
+  g.heap_base = 0;
+  g.alloc.clear();
+  g.fds.close();
+  g.peer_table.clear();
+  g.local_rank_of.clear();
+  boot::set_current(nullptr);
+  if (g.boot) {
+    g.boot->close();
+    g.boot.reset();
+  }
+  g.sync_epoch = 0;
+}
+
+status do_init(int requested) {
+  SYMMEM_TRY(config::load(g.cfg));
+  set_log_level(level_from(g.cfg.debug));
+  SYMMEM_TRY(boot::create(g.cfg, g.boot));
+  boot::set_current(g.boot.get());
+  g.my_pe = g.boot->rank();
+  g.n_pes = g.boot->size();
+  set_log_pe(g.my_pe);
+  guard::disarm();  // the previous heap's guard (init -> finalize -> init) gives its range back
+  g.user_bytes = g.cfg.heap_bytes;
+  g.heap_size = internal_bytes + round_up(g.user_bytes, granule_bytes);
+  std::vector<peer_info> all;
+  int fd = -1;
+  status st = exchange_info(all);
+  if (st.ok()) st = map_heap(fd);
+  if (st.ok()) st = map_peers(all, fd);
+  if (fd >= 0) ::close(fd);
+  if (!st.ok()) {
+    return st;
+  }
+  g.alloc.reset(internal_bytes, g.heap_size, granule_bytes, g.cfg.heap_retain, min_alignment, release_range);
+  g.peer_base = g.peer_table.data();
+  g.thread_level = requested < SYMMEM_THREAD_SINGLE ? SYMMEM_THREAD_SINGLE : std::min(requested, int{SYMMEM_THREAD_MULTIPLE});
+  SYMMEM_TRY(g.boot->barrier("init"));
+  log(log_level::info, "initialized: %d PEs (%d on this host), heap %zu bytes at %#lx, bootstrap %s", g.n_pes,
+      g.local_size, g.user_bytes, static_cast<unsigned long>(g.heap_base), g.boot->name());
+  return ok_status;
+}
+
+}  // namespace
+
+[[noreturn]] void not_initialized(const char *call) {
+  if (g.phase.load() == 2) {
+    fatal(call, "called after symmem_finalize; the symmetric heap and every mapping are gone (call symmem_init again "
+                "to start a new job)");
+  }
+  fatal(call, "called before symmem_init; call symmem_init (or shmem_init) first");
+}
+
+[[noreturn]] void bad_target(const void *addr, size_t len, int pe, const char *call) {
+  if (g.heap_size == 0) {
+    not_initialized(call);
+  }
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(g.n_pes)) {
+    fatal(call, "PE %d is out of range: the job has PEs 0..%d", pe, g.n_pes - 1);
+  }
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  if (a < g.heap_base || a >= g.heap_base + g.heap_size) {
+    fatal(call, "address %p is not symmetric (the heap is %#lx..%#lx); pass memory from symmem_malloc", addr,
+          static_cast<unsigned long>(g.heap_base), static_cast<unsigned long>(g.heap_base + g.heap_size));
+  }
+  if (a + len > g.heap_base + g.heap_size || a + len < a) {
+    fatal(call, "%zu bytes at %p run past the end of the symmetric heap (%#lx)", len, addr,
+          static_cast<unsigned long>(g.heap_base + g.heap_size));
+  }
+  fatal(call, "PE %d is on another host and not reachable by load/store (pe_accessible is 0 for it); this build "
+              "has no network transport",
+        pe);
+}
+
+}  // namespace symmem::core
+
+using namespace symmem;
+using symmem::core::g;
+
+extern "C" {
+
+int symmem_init_thread(int requested, int *provided) {
+  std::lock_guard<std::mutex> lock(core::g_init_mutex);
+  clear_last_error();
+  if (g.phase.load() == 1) {
+    return fail(SYMMEM_ERR_ALREADY_INITIALIZED, "init",
+                "symmem is already initialized on this PE (a second init without finalize); remove the extra call, "
+                "or call symmem_finalize first")
+        .code();
+  }
+  status st = core::do_init(requested);
+  if (!st.ok()) {
+    core::teardown();
+    return st.code();
+  }
+  if (provided != nullptr) {
+    *provided = g.thread_level;
+  }
+  g.phase.store(1);
+  return SYMMEM_SUCCESS;
+}
+
+int symmem_init(void) { return symmem_init_thread(SYMMEM_THREAD_SINGLE, nullptr); }
+
+void symmem_query_thread(int *provided) {
+  core::require_init("query_thread");
+  if (provided != nullptr) {
+    *provided = g.thread_level;
+  }
+}
+
+void symmem_finalize(void) {
+  std::lock_guard<std::mutex> lock(core::g_init_mutex);
+  if (g.phase.load() != 1) {
+    (void)fail(SYMMEM_ERR_NOT_INITIALIZED, "finalize",
+               g.phase.load() == 2 ? "symmem is already finalized; the second call does nothing"
+                                   : "called before symmem_init; it does nothing");
+    return;
+  }
+  symmem_quiet();
+  core::call_record rec{core::call_finalize, 1, 0, 0};
+  status st = core::collective_sync(rec, "finalize");
+  if (!st.ok()) {
+    fatal("finalize", "the PEs did not finalize together; ending the job");
+  }
+  core::teardown();
+  g.phase.store(2);
+}
+
+int symmem_initialized(void) { return g.phase.load() == 1 ? 1 : 0; }
+
+void symmem_global_exit(int status) {
+  std::fflush(nullptr);
+  if (boot::bootstrap *b = boot::current()) {
+    b->abort_job(status, strfmt("PE %d called global_exit(%d)", g.my_pe, status));
+  }
+  ::_exit(status);
+}
+
+int symmem_my_pe(void) {
+  core::require_init("my_pe");
+  return g.my_pe;
+}
+
+int symmem_n_pes(void) {
+  core::require_init("n_pes");
+  return g.n_pes;
+}
+
+void symmem_info_get_version(int *major, int *minor) {
+  if (major) *major = SYMMEM_SHMEM_SPEC_MAJOR;
+  if (minor) *minor = SYMMEM_SHMEM_SPEC_MINOR;
+}
+
+void symmem_info_get_name(char *name) {
+  if (name != nullptr) {
+    std::snprintf(name, 256, "symmem %s", SYMMEM_VERSION_STRING);
+  }
+}
+
+const char *symmem_version_string(void) { return SYMMEM_VERSION_STRING; }
+
+const char *symmem_bootstrap_name(void) { return g.boot ? g.boot->name() : "none"; }
+
+void *symmem_heap_base(void) {
+  core::require_init("heap_base");
+  return reinterpret_cast<void *>(g.heap_base);
+}
+
+size_t symmem_heap_size(void) {
+  core::require_init("heap_size");
+  return g.heap_size;
+}
+
+}  // extern "C"

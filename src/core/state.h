@@ -1,0 +1,118 @@
+// symmem: the runtime's state and the hot-path address translation.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "bootstrap/bootstrap.h"
+#include "common/config.h"
+#include "common/error.h"
+#include "heap/allocator.h"
+#include "mem/fdpass.h"
+
+namespace symmem::core {
+
+inline constexpr size_t granule_bytes = size_t{2} << 20;   // commit/release unit of the heap
+inline constexpr size_t internal_bytes = size_t{2} << 20;  // runtime area at heap offset 0
+inline constexpr size_t min_alignment = 64;                // every allocation: one cache line
+inline constexpr int max_sync_rounds = 32;                 // dissemination rounds: 2^32 PEs
+
+// One collective call as each PE saw it, compared across PEs at the call's barrier.
+struct call_record {
+  uint32_t call;  // call_id
+  uint32_t valid;
+  uint64_t a;  // first argument (size, pointer, ...)
+  uint64_t b;  // second argument (alignment, count, ...)
+};
+
+enum call_id : uint32_t {
+  call_barrier_all = 1,
+  call_sync_all,
+  call_malloc,
+  call_calloc,
+  call_align,
+  call_realloc,
+  call_free,
+  call_finalize,
+  call_user_first = 64,  // later layers (collectives, teams) number their calls from here
+};
+const char *call_name(uint32_t id);
+
+// A dissemination-barrier slot: written by the partner PE, read by its owner.
+struct alignas(64) sync_slot {
+  std::atomic<uint64_t> epoch;
+  uint64_t lo;
+  uint64_t hi;
+};
+
+// The runtime area at offset 0 of every PE's heap (zero at init: the memfd starts zeroed).
+struct internal_area {
+  sync_slot slots[2][max_sync_rounds];  // [epoch parity][round]
+  alignas(64) call_record record[2];    // this PE's record of its current collective, by parity
+};
+static_assert(sizeof(internal_area) <= internal_bytes / 2);
+// Bytes of the internal area free for later layers (collective scratch, locks), from this offset.
+inline constexpr size_t internal_scratch_offset = (sizeof(internal_area) + 4095) & ~size_t{4095};
+
+struct runtime_state {
+  // ---- hot: read on every RMA/AMO; written only at init and finalize -------------------------
+  uintptr_t heap_base = 0;
+  size_t heap_size = 0;  // 0 outside init..finalize: every range check then fails
+  int my_pe = -1;
+  int n_pes = 0;
+  char **peer_base = nullptr;  // [n_pes]: where PE p's heap is mapped here, nullptr if not accessible
+
+  // ---- cold ----------------------------------------------------------------------------------
+  std::atomic<int> phase{0};  // 0 never initialized, 1 initialized, 2 finalized
+  int thread_level = SYMMEM_THREAD_SINGLE;
+  config::settings cfg;
+  std::unique_ptr<boot::bootstrap> boot;
+  std::vector<char *> peer_table;
+  std::vector<int> local_rank_of;  // node-local index of each PE, -1 when on another host
+  int local_size = 0;
+  bool all_local = true;
+  uintptr_t window_base = 0;
+  size_t window_size = 0;
+  size_t user_bytes = 0;  // the size the user asked for
+  uint64_t sync_epoch = 0;
+  heap::allocator alloc;
+  std::mutex alloc_mutex;  // collective calls are the user's to serialise; this keeps bookkeeping sane
+  mem::fd_exchange fds;
+  uint64_t nonce = 0;
+};
+
+extern runtime_state g;
+
+inline internal_area *area_of(int pe) { return reinterpret_cast<internal_area *>(g.peer_base[pe]); }
+
+// Reports a bad target of a data-path call (before init, after finalize, non-symmetric address,
+// PE out of range, PE not accessible) and ends the job. Kept out of line: the hot path stays small.
+[[noreturn]] void bad_target(const void *addr, size_t len, int pe, const char *call);
+// Reports use of the library before init or after finalize and ends the job.
+[[noreturn]] void not_initialized(const char *call);
+
+// Where `len` bytes at symmetric address `addr` live for PE `pe`, as an address of this process.
+inline char *translate(const void *addr, size_t len, int pe, const char *call) {
+  uintptr_t off = reinterpret_cast<uintptr_t>(addr) - g.heap_base;
+  if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off &&
+                    static_cast<unsigned>(pe) < static_cast<unsigned>(g.n_pes))) {
+    char *b = g.peer_base[pe];
+    if (SYMMEM_LIKELY(b != nullptr)) {
+      return b + off;
+    }
+  }
+  bad_target(addr, len, pe, call);
+}
+
+inline void require_init(const char *call) {
+  if (SYMMEM_UNLIKELY(g.heap_size == 0)) {
+    not_initialized(call);
+  }
+}
+
+}  // namespace symmem::core

@@ -1,0 +1,186 @@
+// Dissemination barrier (Hensgen, Finkel & Manber, "Two algorithms for barrier synchronization",
+// 1988): in round k PE i signals PE (i + 2^k) mod n and waits for PE (i - 2^k) mod n; after
+// ceil(log2 n) rounds every PE has heard, directly or not, from every other. Each signal also
+// carries the min and max of a fingerprint of the PEs' call records seen so far, so the
+// argument check costs no extra round: all fingerprints are equal iff min == max at the end.
+// Slots are double-buffered by epoch parity: a slot of epoch e is written again only at e+2, which
+// no PE reaches before every PE has left epoch e+1, hence has read its slot of epoch e.
+#include "core/sync.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "core/wait.h"
+
+namespace symmem::core {
+namespace {
+
+uint64_t mix(uint64_t x) {  // splitmix64 finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+uint64_t fingerprint(const call_record &r) { return mix(mix(mix(r.call) ^ r.a) ^ r.b); }
+
+std::string ranks_text(const std::vector<int> &pes) {
+  std::string s = pes.size() == 1 ? "PE " : "PEs ";
+  for (size_t i = 0; i < pes.size();) {
+    size_t j = i;
+    while (j + 1 < pes.size() && pes[j + 1] == pes[j] + 1) {
+      ++j;
+    }
+    s += (i ? "," : "") + std::to_string(pes[i]);
+    if (j > i) {
+      s += "-" + std::to_string(pes[j]);
+    }
+    i = j + 1;
+  }
+  return s;
+}
+
+// Every PE's record of this collective: read from the peers' heaps, or through the bootstrap
+// when some PE is on another host.
+status gather_records(const call_record &mine, unsigned parity, std::vector<call_record> &all, const char *call) {
+  all.resize(static_cast<size_t>(g.n_pes));
+  if (!g.all_local) {
+    return g.boot->allgather(&mine, all.data(), sizeof mine, call);
+  }
+  for (int p = 0; p < g.n_pes; ++p) {
+    all[static_cast<size_t>(p)] = area_of(p)->record[parity];
+  }
+  return ok_status;
+}
+
+status report_mismatch(const call_record &mine, unsigned parity, const char *call) {
+  std::vector<call_record> all;
+  SYMMEM_TRY(gather_records(mine, parity, all, call));
+  std::map<std::string, std::vector<int>> groups;
+  for (int p = 0; p < g.n_pes; ++p) {
+    groups[describe_call(all[static_cast<size_t>(p)])].push_back(p);
+  }
+  std::vector<std::pair<std::string, std::vector<int>>> order(groups.begin(), groups.end());
+  std::sort(order.begin(), order.end(), [](auto &x, auto &y) { return x.second[0] < y.second[0]; });
+  std::string text;
+  for (auto &[desc, pes] : order) {
+    text += (text.empty() ? "" : ", ") + ranks_text(pes) + " called " + desc;
+  }
+  return fail(SYMMEM_ERR_MISMATCH, call,
+              "collective calls differ across PEs: %s; every PE must make the same collective calls with the "
+              "same arguments, in the same order",
+              text.c_str());
+}
+
+status sync_over_heap(uint64_t &lo, uint64_t &hi, const char *call) {
+  const uint64_t epoch = ++g.sync_epoch;
+  const unsigned parity = epoch & 1;
+  const int n = g.n_pes;
+  const int me = g.my_pe;
+  internal_area *mine = area_of(me);
+  for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
+    const int to = (me + dist) % n;
+    sync_slot &out = area_of(to)->slots[parity][k];
+    std::atomic_ref<uint64_t>(out.lo).store(lo, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(out.hi).store(hi, std::memory_order_relaxed);
+    out.epoch.store(epoch, std::memory_order_release);
+    sync_slot &in = mine->slots[parity][k];
+    if (in.epoch.load(std::memory_order_acquire) != epoch) {
+      const int from = (me - dist + n) % n;
+      spin_wait w(call, [from] { return strfmt("PE %d to reach the same collective call", from); });
+      while (in.epoch.load(std::memory_order_acquire) != epoch) {
+        w.pause();
+      }
+    }
+    lo = std::min(lo, std::atomic_ref<uint64_t>(in.lo).load(std::memory_order_relaxed));
+    hi = std::max(hi, std::atomic_ref<uint64_t>(in.hi).load(std::memory_order_relaxed));
+  }
+  return ok_status;
+}
+
+}  // namespace
+
+const char *call_name(uint32_t id) {
+  switch (id) {
+    case call_barrier_all: return "barrier_all";
+    case call_sync_all: return "sync_all";
+    case call_malloc: return "malloc";
+    case call_calloc: return "calloc";
+    case call_align: return "align";
+    case call_realloc: return "realloc";
+    case call_free: return "free";
+    case call_finalize: return "finalize";
+    default: return "a collective routine";
+  }
+}
+
+std::string describe_call(const call_record &r) {
+  switch (r.call) {
+    case call_malloc: return strfmt("malloc(%llu bytes)", static_cast<unsigned long long>(r.a));
+    case call_calloc: return strfmt("calloc(%llu bytes)", static_cast<unsigned long long>(r.a));
+    case call_align:
+      return strfmt("align(alignment %llu, %llu bytes)", static_cast<unsigned long long>(r.b),
+                    static_cast<unsigned long long>(r.a));
+    case call_realloc:
+      return strfmt("realloc(%#llx, %llu bytes)", static_cast<unsigned long long>(r.b),
+                    static_cast<unsigned long long>(r.a));
+    case call_free: return strfmt("free(%#llx)", static_cast<unsigned long long>(r.a));
+    case call_barrier_all: case call_sync_all: case call_finalize: return std::string(call_name(r.call)) + "()";
+    default:
+      return strfmt("%s(%llu, %llu)", call_name(r.call), static_cast<unsigned long long>(r.a),
+                    static_cast<unsigned long long>(r.b));
+  }
+}
+
+status collective_sync(const call_record &rec, const char *call) {
+  if (g.n_pes == 1) {
+    return ok_status;
+  }
+  const bool check = g.cfg.check_args;
+  uint64_t fp = check ? fingerprint(rec) : 0;
+  uint64_t lo = fp;
+  uint64_t hi = fp;
+  const unsigned parity = (g.sync_epoch + 1) & 1;
+  if (!g.all_local) {
+    // Some PE is on another host: no shared memory with it, so synchronise through the bootstrap.
+    std::vector<call_record> all(static_cast<size_t>(g.n_pes));
+    SYMMEM_TRY(g.boot->allgather(&rec, all.data(), sizeof rec, call));
+    for (const call_record &r : all) {
+      if (check && fingerprint(r) != fp) {
+        return report_mismatch(rec, parity, call);
+      }
+    }
+    return ok_status;
+  }
+  area_of(g.my_pe)->record[parity] = rec;
+  SYMMEM_TRY(sync_over_heap(lo, hi, call));
+  if (lo != hi) {
+    return report_mismatch(rec, parity, call);
+  }
+  return ok_status;
+}
+
+void spin_wait::check() {
+  auto now = std::chrono::steady_clock::now();
+  if (start_ == std::chrono::steady_clock::time_point{}) {
+    start_ = now;
+  }
+  if (boot::bootstrap *b = boot::current()) {
+    status s = b->poll_peers(call_);
+    if (!s.ok()) {
+      std::fflush(nullptr);
+      ::_exit(1);
+    }
+  }
+  double limit = g.cfg.wait_timeout;
+  if (limit > 0 && std::chrono::duration<double>(now - start_).count() > limit) {
+    fatal(call_, "waited %.0f s for %s; the job looks deadlocked (raise SYMMEM_WAIT_TIMEOUT, or 0 to wait forever)",
+          limit, describe_().c_str());
+  }
+}
+
+}  // namespace symmem::core

@@ -1,0 +1,16 @@
+// symmem: the synchronisation that every collective call rides on.
+#pragma once
+
+#include "core/state.h"
+
+namespace symmem::core {
+
+// Barrier over all PEs that also checks that every PE made the same call with the same arguments
+// (when SYMMEM_CHECK_COLLECTIVE_ARGS is on). On a mismatch every PE reports the calls of all PEs
+// and gets SYMMEM_ERR_MISMATCH; nothing else changes.
+status collective_sync(const call_record &rec, const char *call);
+
+// Formats a record for messages: "malloc(1024 bytes)".
+std::string describe_call(const call_record &rec);
+
+}  // namespace symmem::core

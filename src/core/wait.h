@@ -1,0 +1,55 @@
+// symmem: bounded spin waiting.
+//
+// Every wait a user can reach spins briefly, then yields the core (PEs may outnumber cores), and
+// every few thousand turns checks two things: whether the job is being torn down because another
+// PE exited (the bootstrap's poll_peers), and whether SYMMEM_WAIT_TIMEOUT has passed. Either ends
+// this PE with a message naming what it waited for, instead of a silent hang.
+#pragma once
+
+#include <sched.h>
+
+#include <chrono>
+#include <functional>
+
+#include "core/state.h"
+
+namespace symmem::core {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+class spin_wait {
+ public:
+  // `call` is the user routine; `describe` says what is awaited ("PE 3 to reach the barrier").
+  spin_wait(const char *call, std::function<std::string()> describe)
+      : call_(call), describe_(std::move(describe)) {}
+
+  void pause() {
+    ++turns_;
+    if (SYMMEM_LIKELY(turns_ < spin_turns)) {
+      cpu_relax();
+      return;
+    }
+    sched_yield();
+    if ((turns_ & (check_every - 1)) == 0) {
+      check();
+    }
+  }
+
+ private:
+  static constexpr unsigned long spin_turns = 4096;
+  static constexpr unsigned long check_every = 256;
+  void check();
+
+  const char *call_;
+  std::function<std::string()> describe_;
+  unsigned long turns_ = 0;
+  std::chrono::steady_clock::time_point start_{};
+};
+
+}  // namespace symmem::core

@@ -1,0 +1,45 @@
+// symmem: handing memory descriptors to node-local peers.
+//
+// Each PE listens on an abstract Unix socket (no file on disk) named from its pid and a random
+// nonce that travel in the bootstrap allgather. Descriptors cross with SCM_RIGHTS; both ends check
+// SO_PEERCRED (the pid announced for that rank, and our own uid), so a stranger cannot inject or
+// steal a heap. The listener lives from init to finalize: the GPU heap hands over new granules at
+// collective allocation time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+
+namespace symmem::mem {
+
+struct fd_peer {
+  int rank;
+  int32_t pid;
+  uint64_t nonce;
+};
+
+class fd_exchange {
+ public:
+  fd_exchange() = default;
+  fd_exchange(const fd_exchange &) = delete;
+  fd_exchange &operator=(const fd_exchange &) = delete;
+  ~fd_exchange() { close(); }
+
+  // Opens the listener; call before the allgather that publishes (pid, nonce).
+  status listen(uint64_t nonce, const char *call);
+  // Sends `mine` to every peer and receives each peer's descriptors (out[i] for peers[i]; empty
+  // for this PE). Collective among `peers`, which lists every node-local PE, this one included.
+  status exchange(int my_rank, const std::vector<fd_peer> &peers, const std::vector<int> &mine,
+                  std::vector<std::vector<int>> &out, double timeout_s, const char *call);
+  void close();
+
+ private:
+  int listen_fd_ = -1;
+};
+
+std::string fd_socket_name(int32_t pid, uint64_t nonce);
+
+}  // namespace symmem::mem

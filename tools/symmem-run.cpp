@@ -1,0 +1,935 @@
+// symmem-run: starts the N PEs of a job on this host and serves their bootstrap.
+//
+//   symmem-run -n N [options] prog args...
+//
+// The launcher is the job's one point of truth. PEs connect to it over an abstract Unix socket
+// (bootstrap/launcher_proto.h) and exchange their bootstrap blobs through it; it alone watches the
+// processes (waitpid), so it can name the PE that failed, tell the others why the job stops, and
+// make sure no PE outlives it. One thread, one poll() loop over the listening socket, every PE
+// connection, the --tag-output pipes and a signalfd.
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "bootstrap/launcher_proto.h"
+
+#ifndef SYMMEM_VERSION
+#define SYMMEM_VERSION "0.1.0"
+#endif
+
+namespace {
+
+namespace lp = symmem::launcher;
+using steady = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+using env_list = std::vector<std::pair<std::string, std::string>>;
+
+constexpr int max_pes = 4096;
+constexpr auto abort_grace = 250ms;     // a PE told by ABORT exits on its own within this
+constexpr auto term_grace = 500ms;      // after SIGTERM, before SIGKILL
+constexpr auto signal_grace = 1000ms;   // after forwarding the user's signal, before SIGKILL
+constexpr size_t max_line = 64 * 1024;  // --tag-output breaks longer lines: memory stays bounded
+
+// ---- output helpers ----------------------------------------------------------------------------
+
+std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string strf(const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(nullptr, 0, fmt, ap);
+  va_end(ap);
+  std::string s(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  vsnprintf(s.data(), s.size() + 1, fmt, ap2);
+  va_end(ap2);
+  return s;
+}
+
+// Blocking write of everything; our stdout/stderr may have been left non-blocking by someone.
+void write_all(int fd, std::string_view s) {
+  while (!s.empty()) {
+    ssize_t k = ::write(fd, s.data(), s.size());
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0 && errno == EAGAIN) {
+      pollfd p{fd, POLLOUT, 0};
+      ::poll(&p, 1, -1);
+      continue;
+    }
+    if (k <= 0) return;  // EPIPE or a closed terminal: nobody is reading, drop it
+    s.remove_prefix(static_cast<size_t>(k));
+  }
+}
+
+// One write per message, so launcher lines never interleave mid-line with tagged PE output.
+void say(const std::string &msg) { write_all(2, "symmem-run: " + msg + "\n"); }
+
+[[noreturn]] void die(const std::string &msg, int code = 1) {
+  say(msg);
+  std::exit(code);
+}
+
+std::string describe_exit(int st) {
+  if (WIFEXITED(st)) return strf("exited with status %d", WEXITSTATUS(st));
+  return strf("was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+}
+
+// Rank lists stay readable at 4096 PEs: with `ranges` "2,3" or "0-5,9" (runs of three or more
+// become ranges), else "0 1 2"; either way cut short after `cap` items.
+std::string rank_list(const std::vector<int> &r, const char *sep, bool ranges, size_t cap = 32) {
+  std::string s;
+  size_t items = 0;
+  for (size_t i = 0; i < r.size(); ++i) {
+    size_t j = i;
+    while (ranges && j + 1 < r.size() && r[j + 1] == r[j] + 1) ++j;
+    if (items++ == cap) return s + strf("%s... (%zu in all)", sep, r.size());
+    if (!s.empty()) s += sep;
+    s += j >= i + 2 ? strf("%d-%d", r[i], r[j]) : std::to_string(r[i]);
+    if (j >= i + 2) i = j;
+  }
+  return s;
+}
+
+steady::duration seconds(double s) {
+  return std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(s));
+}
+
+// ---- options -----------------------------------------------------------------------------------
+
+struct options {
+  int np = 0;
+  bool tag_output = false;
+  double timeout_s = 0;            // 0: no job timeout
+  std::string bootstrap_timeout;   // --bootstrap-timeout as given; empty: inherit
+  env_list env;                    // -x
+  bool mps = false;
+  char **argv = nullptr;           // the program and its arguments
+};
+
+void print_usage() {
+  std::fputs(
+      "usage: symmem-run -n N [options] prog [args...]\n"
+      "Starts N PEs of prog on this host and serves their bootstrap.\n\n"
+      "  -n, --np N               number of PEs (1..4096), required\n"
+      "  -t, --tag-output         prefix each output line of PE r with \"[PE r] \"\n"
+      "      --timeout S          stop the job after S seconds (exit status 124)\n"
+      "      --bootstrap-timeout S  SYMMEM_BOOTSTRAP_TIMEOUT for the PEs and the launcher\n"
+      "                           (default: inherited, else 30 s)\n"
+      "  -x VAR=VALUE             set VAR in the PEs' environment (-x VAR: pass ours on)\n"
+      "      --mps                run a private NVIDIA MPS control daemon for the job\n"
+      "  -h, --help               show this help\n"
+      "      --version            show the version\n\n"
+      "Options end at the first argument that is not one (or after --). Exit status: the first\n"
+      "non-zero status of a PE (128+signal when killed), 124 on --timeout, 0 when all succeed.\n",
+      stdout);
+}
+
+[[noreturn]] void usage_error(const std::string &msg) { die(msg + " (see symmem-run --help)", 2); }
+
+double parse_seconds(const std::string &name, const std::string &v) {
+  char *end = nullptr;
+  errno = 0;
+  double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || errno != 0 || !std::isfinite(d) || d <= 0)
+    usage_error(name + " wants a positive number of seconds, not '" + v + "'");
+  return d;
+}
+
+int parse_np(const std::string &v) {
+  char *end = nullptr;
+  errno = 0;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno != 0 || n < 1 || n > max_pes)
+    usage_error(strf("-n wants a number of PEs from 1 to %d, not '%s'", max_pes, v.c_str()));
+  return static_cast<int>(n);
+}
+
+void add_export(options &o, const std::string &v) {
+  auto eq = v.find('=');
+  std::string name = v.substr(0, eq);
+  if (name.empty()) usage_error("-x wants VAR=VALUE, not '" + v + "'");
+  const char *ours = std::getenv(name.c_str());  // -x VAR passes ours on, as mpirun does
+  if (eq == std::string::npos && ours == nullptr) usage_error("-x " + name + ": " + name + " is not set here");
+  o.env.emplace_back(name, eq != std::string::npos ? v.substr(eq + 1) : std::string(ours));
+}
+
+options parse_args(int argc, char **argv) {
+  options o;
+  int i = 1;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (a.size() < 2 || a[0] != '-') break;  // the program: what follows is its own
+    // Also accept --opt=value and -nVALUE.
+    bool attached = (a[1] == '-') ? a.find('=') != std::string::npos : a.size() > 2;
+    size_t cut = (a[1] == '-') ? a.find('=') : 2;
+    std::string name = attached ? a.substr(0, cut) : a;
+    std::string value = attached ? a.substr(cut + (a[1] == '-')) : "";
+    auto arg = [&]() -> std::string {
+      if (attached) return value;
+      if (i + 1 >= argc) usage_error(name + " needs a value");
+      return argv[++i];
+    };
+    auto flag = [&]() {
+      if (attached) usage_error(name + " takes no value");
+      return true;
+    };
+    if ((name == "-h" || name == "--help") && flag()) {
+      print_usage();
+      std::exit(0);
+    }
+    if (name == "--version" && flag()) {
+      std::printf("symmem-run (symmem) %s\n", SYMMEM_VERSION);
+      std::exit(0);
+    }
+    if (name == "-n" || name == "--np") o.np = parse_np(arg());
+    else if (name == "-t" || name == "--tag-output") o.tag_output = flag();
+    else if (name == "--timeout") o.timeout_s = parse_seconds(name, arg());
+    else if (name == "--bootstrap-timeout") parse_seconds(name, o.bootstrap_timeout = arg());
+    else if (name == "-x") add_export(o, arg());
+    else if (name == "--mps") o.mps = flag();
+    else usage_error("unknown option " + a);
+  }
+  if (o.np == 0) usage_error("-n N is required");
+  if (i >= argc) usage_error("no program to run");
+  o.argv = argv + i;
+  return o;
+}
+
+// The launcher's own collective deadline: the option, else the PEs' inherited setting, else 30 s.
+double bootstrap_timeout(const options &o) {
+  if (!o.bootstrap_timeout.empty()) return std::strtod(o.bootstrap_timeout.c_str(), nullptr);
+  const char *v = std::getenv("SYMMEM_BOOTSTRAP_TIMEOUT");
+  if (v == nullptr || *v == '\0') return 30;
+  char *end = nullptr;
+  double d = std::strtod(v, &end);
+  if (*end == '\0' && std::isfinite(d) && d > 0) return d;
+  say(strf("SYMMEM_BOOTSTRAP_TIMEOUT='%s' is not a number of seconds; using 30", v));
+  return 30;
+}
+
+// ---- process-wide setup ------------------------------------------------------------------------
+
+std::string random_job_id() {
+  unsigned char b[8];
+  if (getrandom(b, sizeof b, 0) != static_cast<ssize_t>(sizeof b)) {
+    // No entropy source (very old kernel): time and pid still make the name unique on this host.
+    uint64_t x = static_cast<uint64_t>(steady::now().time_since_epoch().count()) ^ getpid();
+    std::memcpy(b, &x, sizeof b);
+  }
+  std::string s;
+  for (unsigned char c : b) s += strf("%02x", c);
+  return s;
+}
+
+// Abstract namespace: no file on disk, nothing to clean up even if we are SIGKILLed.
+int listen_abstract(const std::string &name) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path + 1, name.data(), std::min(name.size(), sizeof a.sun_path - 1));
+  auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&a), len) != 0 || ::listen(fd, SOMAXCONN) != 0)
+    die(strf("cannot listen on @%s: %s", name.c_str(), strerror(errno)));
+  return fd;
+}
+
+// Signals arrive through a signalfd, so the loop handles them in order with everything else.
+int block_signals(sigset_t &old) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGCHLD);
+  ::signal(SIGCHLD, SIG_DFL);  // inherited SIG_IGN would make the kernel reap the PEs for us
+  for (int s : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction sa {};
+    ::sigaction(s, nullptr, &sa);
+    // As in a shell, a signal ignored when we start (nohup, `prog &` in a script) stays ignored.
+    if (sa.sa_handler != SIG_IGN) sigaddset(&set, s);
+  }
+  sigprocmask(SIG_BLOCK, &set, &old);
+  int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+  if (fd < 0) die(strf("signalfd: %s", strerror(errno)));
+  ::signal(SIGPIPE, SIG_IGN);  // a PE that vanished must not kill the launcher
+  return fd;
+}
+
+// What a child of the launcher undoes before exec: the signal mask and SIG_IGN are inherited.
+void reset_child_signals(const sigset_t &old_mask) {
+  ::signal(SIGPIPE, SIG_DFL);
+  sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+}
+
+// A job of 4096 PEs needs more descriptors than the usual 1024 (up to 3 per PE).
+rlimit raise_fd_limit() {
+  rlimit old{};
+  getrlimit(RLIMIT_NOFILE, &old);
+  rlimit want{old.rlim_max, old.rlim_max};
+  setrlimit(RLIMIT_NOFILE, &want);
+  return old;
+}
+
+// ---- MPS ---------------------------------------------------------------------------------------
+
+constexpr const char *mps_tool = "nvidia-cuda-mps-control";
+
+bool on_path(const char *prog) {
+  const char *path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/bin:/bin";
+  for (size_t start = 0; start <= p.size();) {
+    size_t end = std::min(p.find(':', start), p.size());
+    std::string dir = p.substr(start, end - start);
+    if (::access(((dir.empty() ? "." : dir) + "/" + prog).c_str(), X_OK) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// A private MPS control daemon: its own pipe and log directories, so jobs never share one.
+struct mps_daemon {
+  std::string pipe_dir, log_dir;
+  sigset_t mask{};
+
+  env_list env() const { return {{"CUDA_MPS_PIPE_DIRECTORY", pipe_dir}, {"CUDA_MPS_LOG_DIRECTORY", log_dir}}; }
+
+  // Runs nvidia-cuda-mps-control [arg] with our directories, `input` on its stdin.
+  bool control(const char *arg, const char *input) const {
+    int in[2];
+    if (::pipe2(in, O_CLOEXEC) != 0) return false;
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      reset_child_signals(mask);
+      ::dup2(in[0], 0);
+      for (auto &[k, v] : env()) ::setenv(k.c_str(), v.c_str(), 1);
+      ::execlp(mps_tool, mps_tool, arg, static_cast<char *>(nullptr));
+      ::_exit(127);
+    }
+    ::close(in[0]);
+    if (input != nullptr) write_all(in[1], input);
+    ::close(in[1]);
+    int st = 0;
+    while (pid > 0 && ::waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    return pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  }
+
+  bool remove_dirs() const {
+    std::error_code ec;
+    std::filesystem::remove_all(pipe_dir, ec);
+    std::filesystem::remove_all(log_dir, ec);
+    return !std::filesystem::exists(pipe_dir, ec) && !std::filesystem::exists(log_dir, ec);
+  }
+
+  void start() {
+    if (!on_path(mps_tool))
+      die(strf("--mps: %s is not on PATH (it comes with the NVIDIA driver); add its directory to "
+               "PATH or run without --mps", mps_tool), 2);
+    char p[] = "/tmp/symmem-mps-pipe.XXXXXX", l[] = "/tmp/symmem-mps-log.XXXXXX";
+    if (!::mkdtemp(p) || !::mkdtemp(l)) die(strf("--mps: mkdtemp: %s", strerror(errno)), 2);
+    pipe_dir = p;
+    log_dir = l;
+    if (control("-d", nullptr)) return;
+    remove_dirs();
+    die(strf("--mps: '%s -d' failed; does this GPU and driver support MPS?", mps_tool), 2);
+  }
+
+  void stop() const {
+    if (!control(nullptr, "quit\n")) say("--mps: stopping the MPS daemon failed");
+    // The daemon may still be closing its pipes and logs: retry briefly so nothing is left.
+    for (int i = 0; i < 20 && !remove_dirs(); ++i) std::this_thread::sleep_for(100ms);
+  }
+};
+
+// ---- the job's state ---------------------------------------------------------------------------
+
+struct out_chunk {
+  std::shared_ptr<const std::string> data;  // shared: one COLL_DONE payload goes to every PE
+  size_t off = 0;
+};
+
+struct conn {
+  int fd = -1;
+  int rank = -1;      // -1 until HELLO
+  bool bye = false;   // finalized: the PE may connect again for a new init
+  bool dead = false;  // closed; the object goes at the end of the loop round
+  std::string in;     // received bytes not yet handled, from in_off on
+  size_t in_off = 0;
+  std::deque<out_chunk> out;
+};
+
+struct pipe_reader {
+  int fd = -1;
+  int dest = 1;         // our stdout or stderr
+  std::string partial;  // the line being assembled
+};
+
+struct pe_state {
+  pid_t pid = -1;
+  bool running = false;
+  conn *c = nullptr;  // the connection after HELLO, if any
+  pipe_reader out, err;
+};
+
+struct collective {
+  bool pending = false;  // at least one PE contributed
+  steady::time_point started;
+  int have = 0;
+  std::vector<char> joined;
+  std::vector<std::string> data;
+};
+
+struct stop_plan {
+  bool active = false;
+  int term_sig = SIGTERM;
+  steady::time_point term_at, kill_at;
+  bool term_sent = false, kill_sent = false;
+};
+
+struct setup {
+  env_list env;  // for every PE, besides its rank
+  int listen_fd, sig_fd;
+  sigset_t mask;  // the signal mask to give back to children
+  rlimit fds;     // the descriptor limit to give back to children
+  double boot_timeout_s;
+};
+
+class job {
+ public:
+  job(const options &o, setup s) : opt_(o), n_(o.np), s_(std::move(s)), pes_(static_cast<size_t>(o.np)) {
+    coll_.joined.assign(pes_.size(), 0);
+    coll_.data.resize(pes_.size());
+  }
+
+  int run() {
+    start_time_ = steady::now();
+    start_pes();
+    while (running_ > 0) loop_once();
+    for (int r = 0; r < n_; ++r)  // what the PEs (or children they left behind) wrote last
+      for (pipe_reader *p : {&pe(r).out, &pe(r).err}) {
+        if (p->fd >= 0) pump_pipe(r, *p);
+        if (p->fd >= 0) end_pipe(r, *p);
+      }
+    for (auto &c : conns_) if (!c->dead) close_conn(*c);
+    ::close(s_.listen_fd);
+    ::close(s_.sig_fd);
+    // A status that is a multiple of 256 (global_exit(256)) must not read as success.
+    return (exit_status_ & 0xff) == 0 && exit_status_ != 0 ? 1 : exit_status_ & 0xff;
+  }
+
+ private:
+  pe_state &pe(int r) { return pes_[static_cast<size_t>(r)]; }
+
+  // ---- starting the PEs ----
+
+  // In the child, between fork and exec. The launcher is single-threaded, so libc calls are safe.
+  [[noreturn]] void exec_pe(int r, int out_w, int err_w) {
+    ::setpgid(0, 0);  // own group: the terminal's Ctrl-C reaches only the launcher, which forwards
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != self_) ::_exit(127);  // the launcher died before prctl took effect
+    int report = ::fcntl(2, F_DUPFD_CLOEXEC, 3);  // exec errors go to the real stderr, untagged
+    if (out_w >= 0) ::dup2(out_w, 1);
+    if (err_w >= 0) ::dup2(err_w, 2);
+    // Only PE 0 gets our stdin, and never a terminal: a background process group that reads the
+    // terminal is stopped by SIGTTIN.
+    int null = (r != 0 || ::isatty(0)) ? ::open("/dev/null", O_RDONLY) : -1;
+    if (null >= 0) ::dup2(null, 0);
+    for (auto &[k, v] : s_.env) ::setenv(k.c_str(), v.c_str(), 1);
+    ::setenv(lp::env_rank, std::to_string(r).c_str(), 1);
+    reset_child_signals(s_.mask);
+    ::setrlimit(RLIMIT_NOFILE, &s_.fds);
+    ::execvp(opt_.argv[0], opt_.argv);
+    int e = errno;
+    dprintf(report, "symmem-run: cannot start PE %d: %s: %s\n", r, opt_.argv[0], strerror(e));
+    ::_exit(127);
+  }
+
+  void start_pes() {
+    for (int r = 0; r < n_; ++r) {
+      int op[2] = {-1, -1}, ep[2] = {-1, -1};
+      if (opt_.tag_output && (::pipe2(op, O_CLOEXEC) != 0 || ::pipe2(ep, O_CLOEXEC) != 0))
+        die(strf("pipe: %s", strerror(errno)));
+      pid_t pid = ::fork();
+      if (pid == 0) exec_pe(r, op[1], ep[1]);
+      if (pid > 0) ::setpgid(pid, pid);  // also in the child: the group exists before any kill
+      for (int fd : {op[1], ep[1]}) if (fd >= 0) ::close(fd);
+      if (pid < 0) {
+        for (int fd : {op[0], ep[0]}) if (fd >= 0) ::close(fd);
+        say(strf("cannot start PE %d: fork: %s; stopping the job", r, strerror(errno)));
+        fail(1);
+        return begin_stop(0ms, term_grace, SIGTERM);
+      }
+      pe(r) = {pid, true, nullptr, {op[0], 1, {}}, {ep[0], 2, {}}};
+      for (int fd : {op[0], ep[0]}) if (fd >= 0) ::fcntl(fd, F_SETFL, O_NONBLOCK);
+      ++running_;
+      rank_of_[pid] = r;
+    }
+  }
+
+  // ---- the event loop ----
+
+  void loop_once() {
+    std::vector<pollfd> fds{{s_.listen_fd, POLLIN, 0}};
+    std::vector<conn *> cs;
+    std::vector<std::pair<int, pipe_reader *>> ps;
+    for (auto &c : conns_) {
+      fds.push_back({c->fd, static_cast<short>(POLLIN | (c->out.empty() ? 0 : POLLOUT)), 0});
+      cs.push_back(c.get());
+    }
+    for (int r = 0; r < n_; ++r)
+      for (pipe_reader *p : {&pe(r).out, &pe(r).err})
+        if (p->fd >= 0) fds.push_back({p->fd, POLLIN, 0}), ps.emplace_back(r, p);
+    fds.push_back({s_.sig_fd, POLLIN, 0});  // last: what a PE sent before dying is read first
+    if (::poll(fds.data(), fds.size(), next_timeout_ms()) < 0 && errno != EINTR)
+      die(strf("poll: %s", strerror(errno)));
+    if (fds[0].revents) accept_all();
+    for (size_t i = 0; i < cs.size(); ++i) {
+      short ev = fds[1 + i].revents;
+      if ((ev & POLLOUT) && !cs[i]->dead) flush(*cs[i]);
+      if ((ev & (POLLIN | POLLHUP | POLLERR)) && !cs[i]->dead) read_conn(*cs[i]);
+    }
+    for (size_t i = 0; i < ps.size(); ++i)
+      if (fds[1 + cs.size() + i].revents) pump_pipe(ps[i].first, *ps[i].second);
+    if (fds.back().revents) on_signal();
+    while (resume_held_) {  // a collective completed: messages held behind it may go on now
+      resume_held_ = false;
+      for (auto &c : conns_) if (!c->dead) process_input(*c);
+    }
+    tick();
+    std::erase_if(conns_, [](const std::unique_ptr<conn> &c) { return c->dead; });
+  }
+
+  int next_timeout_ms() const {
+    std::optional<steady::time_point> t;
+    auto consider = [&](bool on, steady::time_point x) { if (on && (!t || x < *t)) t = x; };
+    consider(opt_.timeout_s > 0 && !stop_.active, start_time_ + seconds(opt_.timeout_s));
+    consider(coll_.pending && !stop_.active, coll_.started + seconds(s_.boot_timeout_s));
+    consider(stop_.active && !stop_.term_sent, stop_.term_at);
+    consider(stop_.active && !stop_.kill_sent, stop_.kill_at);
+    if (!t) return -1;
+    auto ms = std::chrono::ceil<std::chrono::milliseconds>(*t - steady::now()).count();
+    return static_cast<int>(std::clamp<long long>(ms, 0, 60'000));
+  }
+
+  // Timers: the job's --timeout, the collective deadline, and the steps of a stop.
+  void tick() {
+    auto now = steady::now();
+    if (opt_.timeout_s > 0 && !stop_.active && now - start_time_ >= seconds(opt_.timeout_s)) {
+      say(strf("job passed --timeout %g s; PEs still running: %s; stopping them", opt_.timeout_s,
+               rank_list(running_ranks(), " ", false, 64).c_str()));
+      fail(124);
+      begin_stop(0ms, term_grace, SIGTERM);
+    }
+    if (coll_.pending && !stop_.active && now - coll_.started >= seconds(s_.boot_timeout_s))
+      collective_timed_out();
+    if (stop_.active && !stop_.term_sent && now >= stop_.term_at) {
+      stop_.term_sent = true;
+      signal_all(stop_.term_sig);
+    }
+    if (stop_.active && !stop_.kill_sent && now >= stop_.kill_at) {
+      stop_.kill_sent = true;
+      signal_all(SIGKILL);
+    }
+  }
+
+  // ---- signals and process exits ----
+
+  void on_signal() {
+    signalfd_siginfo si;
+    bool child = false;
+    while (::read(s_.sig_fd, &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
+      if (si.ssi_signo == SIGCHLD) child = true;  // SIGCHLDs merge: reap() collects every exit
+      else on_user_signal(static_cast<int>(si.ssi_signo));
+    }
+    if (child) reap();
+  }
+
+  void on_user_signal(int sig) {
+    if (stop_.active) {  // a second signal while stopping means "now"
+      signal_all(SIGKILL);
+      stop_.kill_sent = true;
+      return;
+    }
+    const char *name = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP";
+    say(strf("got %s, stopping %d PEs", name, running_));
+    fail(128 + sig);
+    begin_stop(0ms, signal_grace, sig);  // tick() forwards the same signal to every PE's group
+  }
+
+  void reap() {
+    std::vector<std::pair<pid_t, int>> done;
+    int st = 0;
+    for (pid_t pid; (pid = ::waitpid(-1, &st, WNOHANG)) > 0;) done.emplace_back(pid, st);
+    if (done.empty()) return;
+    // A PE's last messages (global_exit's EXIT, a COLL) are in its socket before it exits: read
+    // them first, so they count before the exit does.
+    accept_all();
+    for (auto &c : conns_) if (!c->dead) read_conn(*c);
+    for (auto [pid, status] : done)
+      if (auto it = rank_of_.find(pid); it != rank_of_.end()) on_pe_exit(it->second, status);
+  }
+
+  void on_pe_exit(int r, int st) {
+    pe(r).running = false;
+    --running_;
+    for (pipe_reader *p : {&pe(r).out, &pe(r).err})  // its last output goes before our message
+      if (p->fd >= 0) pump_pipe(r, *p);
+    if (stop_.active) return;  // the job is already ending: these exits are the teardown
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return check_coll_orphans();
+    std::string what = describe_exit(st);
+    say(strf("PE %d (pid %d) %s", r, pe(r).pid, what.c_str()));
+    fail(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    abort_job(strf("PE %d %s", r, what.c_str()), connected_except(r));
+  }
+
+  // ---- connections ----
+
+  void accept_all() {
+    for (int fd; (fd = ::accept4(s_.listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0;) {
+      // Abstract sockets ignore file permissions: talk only to our own user's processes.
+      ucred cred{};
+      socklen_t len = sizeof cred;
+      if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != ::geteuid()) {
+        ::close(fd);
+        continue;
+      }
+      conns_.push_back(std::make_unique<conn>());
+      conns_.back()->fd = fd;
+    }
+  }
+
+  void read_conn(conn &c) {
+    char buf[65536];
+    ssize_t k;
+    while ((k = ::recv(c.fd, buf, sizeof buf, 0)) > 0 || (k < 0 && errno == EINTR))
+      if (k > 0) c.in.append(buf, static_cast<size_t>(k));
+    bool eof = !(k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));  // 0, ECONNRESET, ...
+    process_input(c);
+    if (eof && !c.dead) close_conn(c);  // without BYE it is only noted: waitpid tells what happened
+  }
+
+  void process_input(conn &c) {
+    lp::header h{};
+    while (!c.dead && c.in.size() - c.in_off >= sizeof h) {
+      std::memcpy(&h, c.in.data() + c.in_off, sizeof h);
+      if (h.len > lp::max_payload) return reject(c, strf("a message of %u bytes is too large", h.len));
+      if (c.in.size() - c.in_off < sizeof h + h.len) break;
+      // A PE has one collective in flight; one sent ahead waits until the current one completes.
+      if (h.type == static_cast<uint32_t>(lp::msg::coll) && c.rank >= 0 && coll_.joined[c.rank]) break;
+      std::string payload = c.in.substr(c.in_off + sizeof h, h.len);
+      c.in_off += sizeof h + h.len;
+      handle(c, h.type, payload);
+    }
+    if (c.in_off > 0 && (c.in_off == c.in.size() || c.in_off > (1u << 20))) {
+      c.in.erase(0, c.in_off);
+      c.in_off = 0;
+    }
+  }
+
+  void handle(conn &c, uint32_t type, std::string_view payload) {
+    auto t = static_cast<lp::msg>(type);
+    if (t != lp::msg::hello && c.rank < 0) return reject(c, strf("message %u before HELLO", type));
+    switch (t) {
+      case lp::msg::hello: return on_hello(c, payload);
+      case lp::msg::coll: return on_coll(c, payload);
+      case lp::msg::exit: return on_global_exit(c, payload);
+      case lp::msg::bye: c.bye = true; return;
+      default: return reject(c, strf("PE %d sent unknown message type %u", c.rank, type));
+    }
+  }
+
+  void on_hello(conn &c, std::string_view payload) {
+    lp::hello_msg h{};
+    if (c.rank >= 0 || payload.size() != sizeof h) return reject(c, "malformed or repeated HELLO");
+    std::memcpy(&h, payload.data(), sizeof h);
+    if (h.version != lp::protocol_version)
+      return reject(c, strf("a PE speaks launcher protocol %u, this symmem-run speaks %u: they come "
+                            "from different symmem versions", h.version, lp::protocol_version));
+    if (h.rank < 0 || h.rank >= n_)
+      return reject(c, strf("a PE (pid %d) claims rank %d in a job of %d", h.pid, h.rank, n_));
+    conn *prev = pe(h.rank).c;
+    // After BYE a PE may init again; its old connection may not have closed yet.
+    if (prev != nullptr && !prev->dead && !prev->bye)
+      return reject(c, strf("PE %d connected twice (pid %d); two processes with the same %s?", h.rank,
+                            h.pid, lp::env_rank));
+    c.rank = h.rank;
+    pe(h.rank).c = &c;
+    if (!abort_text_.empty()) send(c, lp::msg::abort, abort_text_);  // too late: the job is ending
+  }
+
+  void on_coll(conn &c, std::string_view payload) {
+    const int r = c.rank;
+    if (stop_.active) {  // this collective will never complete: say why, if we know
+      if (!abort_text_.empty()) send(c, lp::msg::abort, abort_text_);
+      return;
+    }
+    if (!coll_.pending) coll_.started = steady::now();
+    coll_.pending = true;
+    coll_.data[static_cast<size_t>(r)].assign(payload);
+    coll_.joined[static_cast<size_t>(r)] = 1;
+    if (++coll_.have == n_) return complete_coll();
+    check_coll_orphans();  // a PE that already exited can never join
+  }
+
+  // COLL_DONE: n uint32 lengths, then every rank's bytes in rank order; built once for all PEs.
+  void complete_coll() {
+    size_t total = sizeof(uint32_t) * pes_.size();
+    for (auto &d : coll_.data) total += d.size();
+    if (total > lp::max_payload) {
+      say(strf("a bootstrap collective of %zu bytes in all is larger than the protocol allows", total));
+      fail(1);
+      return abort_job("a bootstrap collective is too large", connected_except(-1));
+    }
+    auto out = std::make_shared<std::string>();
+    out->reserve(total);
+    for (auto &d : coll_.data) {
+      auto len = static_cast<uint32_t>(d.size());
+      out->append(reinterpret_cast<const char *>(&len), sizeof len);
+    }
+    for (auto &d : coll_.data) out->append(d);
+    for (pe_state &p : pes_)
+      if (p.c != nullptr && !p.c->dead) send(*p.c, lp::msg::coll_done, out);
+    for (auto &d : coll_.data) std::string().swap(d);
+    std::fill(coll_.joined.begin(), coll_.joined.end(), 0);
+    coll_.have = 0;
+    coll_.pending = false;
+    resume_held_ = true;
+  }
+
+  // The PEs that contributed to the pending collective and wait for its end.
+  std::vector<int> waiting_ranks() {
+    std::vector<int> w;
+    for (int r = 0; r < n_; ++r)
+      if (coll_.joined[static_cast<size_t>(r)] && pe(r).c != nullptr && !pe(r).c->dead) w.push_back(r);
+    return w;
+  }
+
+  // A PE that exited (with status 0: failures stop the job earlier) can never join the collective.
+  void check_coll_orphans() {
+    if (!coll_.pending || stop_.active) return;
+    for (int r = 0; r < n_; ++r) {
+      if (coll_.joined[static_cast<size_t>(r)] || pe(r).running) continue;
+      std::string text = strf("PE %d exited (status 0) without joining this collective; every PE must "
+                              "call the same collective routines (did PE %d skip symmem_init or "
+                              "finalize early?)", r, r);
+      say(text);
+      fail(1);
+      return abort_job(text, waiting_ranks());
+    }
+  }
+
+  void collective_timed_out() {
+    std::vector<int> missing;
+    for (int r = 0; r < n_; ++r)
+      if (!coll_.joined[static_cast<size_t>(r)]) missing.push_back(r);
+    std::string text = strf("%s %s did not reach this collective within %g s (never called "
+                            "symmem_init? still computing?); raise SYMMEM_BOOTSTRAP_TIMEOUT if they "
+                            "need longer", missing.size() == 1 ? "PE" : "PEs",
+                            rank_list(missing, ",", true).c_str(), s_.boot_timeout_s);
+    say(text);
+    fail(1);
+    abort_job(text, waiting_ranks());
+  }
+
+  void on_global_exit(conn &c, std::string_view payload) {
+    if (payload.size() != sizeof(int32_t)) return reject(c, "malformed EXIT");
+    if (stop_.active) return;
+    int32_t status = 0;
+    std::memcpy(&status, payload.data(), sizeof status);
+    exit_status_ = status;  // the job's status, even 0: the PE chose it
+    abort_job(strf("PE %d called global_exit(%d)", c.rank, status), connected_except(c.rank));
+  }
+
+  // A connection that breaks the protocol: tell it why, drop it, and stop the job, which cannot
+  // go on without that PE.
+  void reject(conn &c, const std::string &why) {
+    say(why + "; stopping the job");
+    send(c, lp::msg::abort, why);
+    close_conn(c);
+    fail(1);
+    abort_job(why, connected_except(-1));
+  }
+
+  void close_conn(conn &c) {
+    ::close(c.fd);
+    c.dead = true;
+    c.out.clear();
+    if (c.rank >= 0 && pe(c.rank).c == &c) pe(c.rank).c = nullptr;
+  }
+
+  // ---- sending ----
+
+  void send(conn &c, lp::msg type, std::shared_ptr<const std::string> payload) {
+    if (c.dead) return;
+    lp::header h{static_cast<uint32_t>(type), static_cast<uint32_t>(payload->size())};
+    c.out.push_back({std::make_shared<std::string>(reinterpret_cast<const char *>(&h), sizeof h), 0});
+    if (!payload->empty()) c.out.push_back({std::move(payload), 0});
+    flush(c);
+  }
+  void send(conn &c, lp::msg type, const std::string &text) {
+    send(c, type, std::make_shared<const std::string>(text));
+  }
+
+  // Non-blocking: what the socket does not take now waits for POLLOUT.
+  void flush(conn &c) {
+    while (!c.out.empty()) {
+      out_chunk &o = c.out.front();
+      ssize_t k = ::send(c.fd, o.data->data() + o.off, o.data->size() - o.off, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+      if (k < 0) return c.out.clear();  // the PE is gone; its exit or EOF tells the rest
+      o.off += static_cast<size_t>(k);
+      if (o.off == o.data->size()) c.out.pop_front();
+    }
+  }
+
+  std::vector<int> connected_except(int skip) {
+    std::vector<int> v;
+    for (int r = 0; r < n_; ++r)
+      if (r != skip && pe(r).c != nullptr && !pe(r).c->dead) v.push_back(r);
+    return v;
+  }
+
+  // ---- --tag-output ----
+
+  void pump_pipe(int r, pipe_reader &p) {
+    char buf[65536];
+    for (int rounds = 0; p.fd >= 0 && rounds < 16; ++rounds) {  // bounded: a chatty PE can't starve others
+      ssize_t k = ::read(p.fd, buf, sizeof buf);
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+      if (k <= 0) return end_pipe(r, p);
+      emit_lines(r, p, std::string_view(buf, static_cast<size_t>(k)));
+    }
+  }
+
+  void emit_lines(int r, pipe_reader &p, std::string_view data) {
+    const std::string prefix = strf("[PE %d] ", r);
+    std::string out;
+    for (size_t nl; (nl = data.find('\n')) != std::string_view::npos; data.remove_prefix(nl + 1)) {
+      out += prefix + p.partial;
+      out.append(data.substr(0, nl + 1));
+      p.partial.clear();
+    }
+    p.partial.append(data);
+    if (p.partial.size() >= max_line) {
+      out += prefix + p.partial + "\n";
+      p.partial.clear();
+    }
+    write_all(p.dest, out);  // whole lines in one write: lines of different PEs never mix
+  }
+
+  void end_pipe(int r, pipe_reader &p) {
+    if (!p.partial.empty()) write_all(p.dest, strf("[PE %d] ", r) + p.partial + "\n");
+    p.partial.clear();
+    ::close(p.fd);
+    p.fd = -1;
+  }
+
+  // ---- stopping ----
+
+  // The launcher's status is the first non-zero one in time order; teardown exits do not count.
+  void fail(int code) {
+    if (exit_status_ == 0 && !stop_.active) exit_status_ = code;
+  }
+
+  void begin_stop(steady::duration term_in, steady::duration kill_in, int sig) {
+    if (stop_.active) return;
+    auto now = steady::now();
+    stop_ = {true, sig, now + term_in, now + kill_in, false, false};  // tick() carries it out
+  }
+
+  // Stops the job because of `text`: the PEs in `ranks` hear it now; any PE that reaches a
+  // collective or connects later hears it then. They exit by themselves; stragglers get signals.
+  void abort_job(const std::string &text, const std::vector<int> &ranks) {
+    if (stop_.active) return;
+    abort_text_ = text;
+    auto msg = std::make_shared<const std::string>(text);
+    for (int r : ranks) send(*pe(r).c, lp::msg::abort, msg);
+    begin_stop(abort_grace, abort_grace + term_grace, SIGTERM);
+  }
+
+  // Whole process groups, so whatever a PE started goes too.
+  void signal_all(int sig) {
+    for (pe_state &p : pes_)
+      if (p.running && ::kill(-p.pid, sig) != 0) ::kill(p.pid, sig);
+  }
+
+  std::vector<int> running_ranks() {
+    std::vector<int> v;
+    for (int r = 0; r < n_; ++r)
+      if (pe(r).running) v.push_back(r);
+    return v;
+  }
+
+  const options &opt_;
+  int n_;
+  setup s_;
+  pid_t self_ = ::getpid();
+  std::vector<pe_state> pes_;
+  std::unordered_map<pid_t, int> rank_of_;
+  std::vector<std::unique_ptr<conn>> conns_;
+  collective coll_;
+  stop_plan stop_;
+  std::string abort_text_;  // why the job stops, for PEs that show up late
+  int running_ = 0;
+  int exit_status_ = 0;
+  bool resume_held_ = false;
+  steady::time_point start_time_;
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  options opt = parse_args(argc, argv);
+  setup s{};
+  s.fds = raise_fd_limit();
+  s.sig_fd = block_signals(s.mask);
+  s.boot_timeout_s = bootstrap_timeout(opt);
+  std::string job_id = random_job_id();
+  std::string sock = strf("symmem-run.%d.%s", static_cast<int>(::getpid()), job_id.c_str());
+  s.listen_fd = listen_abstract(sock);
+
+  s.env = {{lp::env_sock, "@" + sock}, {lp::env_size, std::to_string(opt.np)}, {lp::env_job, job_id}};
+  if (!opt.bootstrap_timeout.empty()) s.env.emplace_back("SYMMEM_BOOTSTRAP_TIMEOUT", opt.bootstrap_timeout);
+  std::optional<mps_daemon> mps;
+  if (opt.mps) {
+    mps.emplace();
+    mps->mask = s.mask;
+    mps->start();
+    for (auto &kv : mps->env()) s.env.push_back(kv);
+  }
+  s.env.insert(s.env.end(), opt.env.begin(), opt.env.end());  // -x last: the user has the last word
+
+  int status = job(opt, std::move(s)).run();
+  if (mps) mps->stop();
+  return status;
+}
