@@ -25,7 +25,7 @@ void *allocate(size_t size, size_t align, const char *call) {
     (void)fail(SYMMEM_ERR_OUT_OF_MEMORY, call,
                "the symmetric heap is out of memory: %zu bytes asked, %zu bytes free of %zu (largest free block %zu); "
                "raise %s (now %zu bytes)",
-               size, g.alloc.free_bytes(), g.heap_size - internal_bytes, g.alloc.largest_free(), size_var(),
+               size, g.alloc.free_bytes(), g.heap_size, g.alloc.largest_free(), size_var(),
                g.user_bytes);
     return nullptr;
   }
@@ -36,11 +36,11 @@ void *allocate(size_t size, size_t align, const char *call) {
 // the start of a live allocation.
 bool find_block(const void *ptr, const char *call, size_t &offset, size_t &size) {
   auto a = reinterpret_cast<uintptr_t>(ptr);
-  if (a < g.heap_base + internal_bytes || a >= g.heap_base + g.heap_size) {
+  if (a < g.heap_base || a >= g.heap_base + g.heap_size) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
                "%p is not in the symmetric heap (%#lx..%#lx); pass a pointer returned by symmem_malloc. Nothing "
                "was freed",
-               ptr, static_cast<unsigned long>(g.heap_base + internal_bytes),
+               ptr, static_cast<unsigned long>(g.heap_base),
                static_cast<unsigned long>(g.heap_base + g.heap_size));
     return false;
   }

@@ -36,7 +36,12 @@ inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char 
     require_init(call);
     return;
   }
-  std::memcpy(translate(dest, n, pe, call), src, n);
+  char *d = translate(dest, n, pe, call);
+  if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+    std::memcpy(d, src, n);
+  } else {
+    g.heap->copy(d, src, n);
+  }
 }
 
 inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call) {
@@ -44,7 +49,12 @@ inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char 
     require_init(call);
     return;
   }
-  std::memcpy(dest, translate(src, n, pe, call), n);
+  const char *s = translate(src, n, pe, call);
+  if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+    std::memcpy(dest, s, n);
+  } else {
+    g.heap->copy(dest, s, n);
+  }
 }
 
 // Strided transfers: element i goes from src[i*sst] to dest[i*dst]; strides count elements.
@@ -115,9 +125,17 @@ void symmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
     get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get_nbi");                                  \
   }                                                                                                  \
   void symmem_##N##_p(T *dest, T value, int pe) {                                                    \
+    if (SYMMEM_UNLIKELY(!g.heap_on_cpu)) {                                                           \
+      return put_bytes(dest, &value, sizeof(T), pe, #N "_p");                                        \
+    }                                                                                                \
     store_one(reinterpret_cast<T *>(translate(dest, sizeof(T), pe, #N "_p")), value);                \
   }                                                                                                  \
   T symmem_##N##_g(const T *source, int pe) {                                                        \
+    if (SYMMEM_UNLIKELY(!g.heap_on_cpu)) {                                                           \
+      T v;                                                                                           \
+      get_bytes(&v, source, sizeof(T), pe, #N "_g");                                                 \
+      return v;                                                                                      \
+    }                                                                                                \
     return load_one(reinterpret_cast<const T *>(translate(source, sizeof(T), pe, #N "_g")));         \
   }                                                                                                  \
   void symmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \

@@ -31,6 +31,32 @@ log_level level_from(const std::string &s) {
 
 size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
+}  // namespace
+
+// The GPU provider (src/cuda/) defines this when the build has CUDA; it returns nullptr (and no
+// error) when no GPU is usable and SYMMEM_HEAP is auto.
+status make_gpu_provider(const config::settings &cfg, std::unique_ptr<mem::provider> &out) __attribute__((weak));
+
+status make_heap_provider(const config::settings &cfg, std::unique_ptr<mem::provider> &out) {
+  if (cfg.heap_kind != "host") {
+    if (make_gpu_provider != nullptr) {
+      SYMMEM_TRY(make_gpu_provider(cfg, out));
+      if (out) {
+        return ok_status;
+      }
+    }
+    if (cfg.heap_kind == "gpu") {
+      return fail(SYMMEM_ERR_UNSUPPORTED, "init",
+                  "SYMMEM_HEAP=gpu but %s; use SYMMEM_HEAP=host or auto",
+                  make_gpu_provider == nullptr ? "this build has no CUDA support" : "no usable GPU was found");
+    }
+  }
+  out = mem::make_host_provider();
+  return ok_status;
+}
+
+namespace {
+
 // What every PE tells the others at init.
 struct peer_info {
   uint64_t host;       // hash of the host identity
@@ -83,25 +109,30 @@ status exchange_info(std::vector<peer_info> &all) {
   return ok_status;
 }
 
-status map_heap(int &fd) {
-  mem::host_reserver r;
-  uintptr_t base = 0;
-  SYMMEM_TRY(mem::agree_on_address(*g.boot, r, g.heap_size, granule_bytes, base));
-  g.heap_base = base;
-  fd = ::memfd_create("symmem-heap", MFD_CLOEXEC);
-  if (fd < 0 || ::ftruncate(fd, static_cast<off_t>(g.heap_size)) != 0) {
-    return fail(SYMMEM_ERR_SYSTEM, "init", "cannot create the heap's memory (memfd of %zu bytes): %s", g.heap_size,
-                std::strerror(errno));
+// This PE's control segment: a small memfd, mapped anywhere (its address need not be common).
+status make_ctrl(int &fd) {
+  fd = ::memfd_create("symmem-ctrl", MFD_CLOEXEC);
+  void *p = MAP_FAILED;
+  if (fd >= 0 && ::ftruncate(fd, static_cast<off_t>(ctrl_bytes)) == 0) {
+    p = ::mmap(nullptr, ctrl_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   }
-  void *p = ::mmap(reinterpret_cast<void *>(base), g.heap_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
   if (p == MAP_FAILED) {
-    return fail(SYMMEM_ERR_SYSTEM, "init", "cannot map the heap at %#lx: %s", static_cast<unsigned long>(base),
+    return fail(SYMMEM_ERR_SYSTEM, "init", "cannot create the control segment (memfd of %zu bytes): %s", ctrl_bytes,
                 std::strerror(errno));
   }
+  g.ctrl_table[static_cast<size_t>(g.my_pe)] = static_cast<char *>(p);
   return ok_status;
 }
 
-status map_peers(const std::vector<peer_info> &all, int fd) {
+status map_heap() {
+  uintptr_t base = 0;
+  SYMMEM_TRY(mem::agree_on_address(*g.boot, g.heap->address_space(), g.heap_size, granule_bytes, base));
+  g.heap_base = base;
+  return g.heap->create(base, g.heap_size);
+}
+
+// Finds the node-local PEs (same host identity) and fills local_rank_of.
+std::vector<mem::fd_peer> local_peers(const std::vector<peer_info> &all) {
   std::vector<mem::fd_peer> local;
   g.local_rank_of.assign(static_cast<size_t>(g.n_pes), -1);
   const uint64_t my_host = all[static_cast<size_t>(g.my_pe)].host;
@@ -114,55 +145,90 @@ status map_peers(const std::vector<peer_info> &all, int fd) {
   }
   g.local_size = static_cast<int>(local.size());
   g.all_local = g.local_size == g.n_pes;
-  g.peer_table.assign(static_cast<size_t>(g.n_pes), nullptr);
-  g.peer_table[static_cast<size_t>(g.my_pe)] = reinterpret_cast<char *>(g.heap_base);
-  if (g.local_size > 1) {
-    std::vector<std::vector<int>> got;
-    SYMMEM_TRY(g.fds.exchange(g.my_pe, local, {fd}, got, g.cfg.bootstrap_timeout, "init"));
-    g.window_size = g.heap_size * local.size();
-    g.window_base = mem::reserve_anywhere(g.window_size, granule_bytes);
-    status st = g.window_base != 0 ? ok_status
-                                   : fail(SYMMEM_ERR_OUT_OF_MEMORY, "init",
-                                          "cannot reserve %zu bytes of address space for the heaps of %zu node-local PEs; "
-                                          "lower SYMMEM_SYMMETRIC_SIZE",
-                                          g.window_size, local.size());
-    for (size_t i = 0; i < local.size(); ++i) {
-      if (local[i].rank == g.my_pe) {
-        continue;
-      }
-      char *at = reinterpret_cast<char *>(g.window_base + i * g.heap_size);
-      if (st.ok() && ::mmap(at, g.heap_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, got[i][0], 0) == MAP_FAILED) {
-        st = fail(SYMMEM_ERR_SYSTEM, "init", "cannot map the heap of PE %d: %s", local[i].rank, std::strerror(errno));
-      }
-      g.peer_table[static_cast<size_t>(local[i].rank)] = at;
-      ::close(got[i][0]);  // the mapping keeps the memory alive
-    }
-    SYMMEM_TRY(st);
+  return local;
+}
+
+status map_peer_ctrl(int pe, int fd) {
+  void *p = ::mmap(nullptr, ctrl_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (p == MAP_FAILED) {
+    return fail(SYMMEM_ERR_SYSTEM, "init", "cannot map the control segment of PE %d: %s", pe, std::strerror(errno));
   }
+  g.ctrl_table[static_cast<size_t>(pe)] = static_cast<char *>(p);
   return ok_status;
 }
 
-void release_range(size_t offset, size_t length) {
-  // Hands emptied granules back to the system; peers mapping the same memory see zeros.
-  ::madvise(reinterpret_cast<void *>(g.heap_base + offset), length, MADV_REMOVE);
+// Hands this PE's control segment and heap descriptors to every node-local peer and maps theirs:
+// control segments anywhere, heaps into the window at window + local_index * heap_size.
+status map_peers(const std::vector<peer_info> &all, int ctrl_fd) {
+  std::vector<mem::fd_peer> local = local_peers(all);
+  g.peer_table[static_cast<size_t>(g.my_pe)] = reinterpret_cast<char *>(g.heap_base);
+  if (g.local_size == 1) {
+    return ok_status;
+  }
+  std::vector<int> mine{ctrl_fd};
+  for (int fd : g.heap->export_fds()) {
+    mine.push_back(fd);
+  }
+  std::vector<std::vector<int>> got;
+  SYMMEM_TRY(g.fds.exchange(g.my_pe, local, mine, got, g.cfg.bootstrap_timeout, "init"));
+  g.window_size = g.heap_size * local.size();
+  g.window_base = mem::reserve_anywhere(g.window_size, granule_bytes);
+  status st = g.window_base != 0 ? ok_status
+                                 : fail(SYMMEM_ERR_OUT_OF_MEMORY, "init",
+                                        "cannot reserve %zu bytes of address space for the heaps of %zu node-local "
+                                        "PEs; lower SYMMEM_SYMMETRIC_SIZE",
+                                        g.window_size, local.size());
+  for (size_t i = 0; i < local.size(); ++i) {
+    const int pe = local[i].rank;
+    if (pe == g.my_pe) {
+      continue;
+    }
+    std::vector<int> fds = std::move(got[i]);
+    if (st.ok() && fds.size() < 2) {
+      st = fail(SYMMEM_ERR_BOOTSTRAP, "init", "PE %d sent %zu descriptors, expected at least 2", pe, fds.size());
+    }
+    if (!st.ok()) {
+      for (int fd : fds) ::close(fd);
+      continue;
+    }
+    st = map_peer_ctrl(pe, fds[0]);
+    uintptr_t at = g.window_base + i * g.heap_size;
+    fds.erase(fds.begin());
+    if (st.ok()) st = g.heap->map_peer(pe, at, g.heap_size, std::move(fds));
+    g.peer_table[static_cast<size_t>(pe)] = reinterpret_cast<char *>(at);
+  }
+  return st;
 }
+
+void release_range(size_t offset, size_t length) { g.heap->release(offset, length); }
 
 void teardown() {
   g.heap_size = 0;  // first: every data-path call now takes the slow path
   g.n_pes = 0;
   g.peer_base = nullptr;
+  if (g.heap) {
+    g.heap->destroy();
+  }
   if (g.window_base != 0) {
     mem::unmap(g.window_base, g.window_size);
   }
   if (g.heap_base != 0) {
-    guard::arm(g.heap_base, round_up(g.user_bytes, granule_bytes) + internal_bytes);
+    guard::arm(g.heap_base, round_up(g.user_bytes, granule_bytes));
   }
+  for (char *c : g.ctrl_table) {
+    if (c != nullptr) {
+      ::munmap(c, ctrl_bytes);
+    }
+  }
+  g.heap.reset();
   g.window_base = 0;
   g.window_size = 0;
   g.heap_base = 0;
   g.alloc.clear();
   g.fds.close();
   g.peer_table.clear();
+  g.ctrl_table.clear();
   g.local_rank_of.clear();
   boot::set_current(nullptr);
   if (g.boot) {
@@ -182,20 +248,26 @@ status do_init(int requested) {
   set_log_pe(g.my_pe);
   guard::disarm();  // the previous heap's guard (init -> finalize -> init) gives its range back
   g.user_bytes = g.cfg.heap_bytes;
-  g.heap_size = internal_bytes + round_up(g.user_bytes, granule_bytes);
+  g.heap_size = round_up(g.user_bytes, granule_bytes);
+  g.peer_table.assign(static_cast<size_t>(g.n_pes), nullptr);
+  g.ctrl_table.assign(static_cast<size_t>(g.n_pes), nullptr);
+  SYMMEM_TRY(make_heap_provider(g.cfg, g.heap));
+  g.heap_on_cpu = g.heap->cpu_accessible();
   std::vector<peer_info> all;
-  int fd = -1;
+  int ctrl_fd = -1;
   status st = exchange_info(all);
-  if (st.ok()) st = map_heap(fd);
-  if (st.ok()) st = map_peers(all, fd);
-  if (fd >= 0) ::close(fd);
+  if (st.ok()) st = make_ctrl(ctrl_fd);
+  if (st.ok()) st = map_heap();
+  if (st.ok()) st = map_peers(all, ctrl_fd);
+  if (ctrl_fd >= 0) ::close(ctrl_fd);
   if (!st.ok()) {
     return st;
   }
-  g.alloc.reset(internal_bytes, g.heap_size, granule_bytes, g.cfg.heap_retain, min_alignment, release_range);
+  g.alloc.reset(0, g.heap_size, granule_bytes, g.cfg.heap_retain, min_alignment, release_range);
   g.peer_base = g.peer_table.data();
   g.thread_level = requested < SYMMEM_THREAD_SINGLE ? SYMMEM_THREAD_SINGLE : std::min(requested, int{SYMMEM_THREAD_MULTIPLE});
   SYMMEM_TRY(g.boot->barrier("init"));
+  log(log_level::info, "%s heap", g.heap->kind());
   log(log_level::info, "initialized: %d PEs (%d on this host), heap %zu bytes at %#lx, bootstrap %s", g.n_pes,
       g.local_size, g.user_bytes, static_cast<unsigned long>(g.heap_base), g.boot->name());
   return ok_status;

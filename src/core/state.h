@@ -14,11 +14,15 @@
 #include "common/error.h"
 #include "heap/allocator.h"
 #include "mem/fdpass.h"
+#include "mem/provider.h"
 
 namespace symmem::core {
 
-inline constexpr size_t granule_bytes = size_t{2} << 20;   // commit/release unit of the heap
-inline constexpr size_t internal_bytes = size_t{2} << 20;  // runtime area at heap offset 0
+inline constexpr size_t granule_bytes = size_t{2} << 20;  // commit/release unit of the heap
+// The control segment: a small host memfd per PE, mapped by every node-local peer, that holds the
+// runtime's own synchronisation state (barrier slots, call records, collective scratch). It is
+// apart from the heap so that it stays CPU-accessible when the heap lives in GPU memory.
+inline constexpr size_t ctrl_bytes = size_t{4} << 20;
 inline constexpr size_t min_alignment = 64;                // every allocation: one cache line
 inline constexpr int max_sync_rounds = 32;                 // dissemination rounds: 2^32 PEs
 
@@ -50,14 +54,15 @@ struct alignas(64) sync_slot {
   uint64_t hi;
 };
 
-// The runtime area at offset 0 of every PE's heap (zero at init: the memfd starts zeroed).
+// The start of every PE's control segment (zero at init: the memfd starts zeroed).
 struct internal_area {
   sync_slot slots[2][max_sync_rounds];  // [epoch parity][round]
   alignas(64) call_record record[2];    // this PE's record of its current collective, by parity
 };
-static_assert(sizeof(internal_area) <= internal_bytes / 2);
-// Bytes of the internal area free for later layers (collective scratch, locks), from this offset.
-inline constexpr size_t internal_scratch_offset = (sizeof(internal_area) + 4095) & ~size_t{4095};
+static_assert(sizeof(internal_area) <= ctrl_bytes / 2);
+// Bytes of the control segment free for later layers (collective scratch, locks), from this
+// offset to ctrl_bytes.
+inline constexpr size_t ctrl_scratch_offset = (sizeof(internal_area) + 4095) & ~size_t{4095};
 
 struct runtime_state {
   // ---- hot: read on every RMA/AMO; written only at init and finalize -------------------------
@@ -73,6 +78,9 @@ struct runtime_state {
   config::settings cfg;
   std::unique_ptr<boot::bootstrap> boot;
   std::vector<char *> peer_table;
+  std::vector<char *> ctrl_table;  // each node-local PE's control segment as mapped here
+  std::unique_ptr<mem::provider> heap;  // backs the symmetric heap (host memfd or GPU memory)
+  bool heap_on_cpu = true;              // heap memory is CPU load/store accessible
   std::vector<int> local_rank_of;  // node-local index of each PE, -1 when on another host
   int local_size = 0;
   bool all_local = true;
@@ -88,7 +96,7 @@ struct runtime_state {
 
 extern runtime_state g;
 
-inline internal_area *area_of(int pe) { return reinterpret_cast<internal_area *>(g.peer_base[pe]); }
+inline internal_area *area_of(int pe) { return reinterpret_cast<internal_area *>(g.ctrl_table[static_cast<size_t>(pe)]); }
 
 // Reports a bad target of a data-path call (before init, after finalize, non-symmetric address,
 // PE out of range, PE not accessible) and ends the job. Kept out of line: the hot path stays small.

@@ -1,0 +1,49 @@
+// symmem: where the symmetric heap's memory comes from.
+//
+// A provider backs [base, base+size) of this PE with physical memory, exports descriptors for
+// node-local peers, and maps a peer's heap from the descriptors it exported. The host provider
+// uses one memfd; the GPU provider (src/cuda/) uses CUDA VMM allocations with POSIX-fd handles.
+// Providers are used at init, at collective allocation and at finalize: never on a hot path.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "common/error.h"
+#include "mem/vaspace.h"
+
+namespace symmem::mem {
+
+class provider {
+ public:
+  virtual ~provider() = default;
+  [[nodiscard]] virtual const char *kind() const = 0;  // "host" or "gpu"
+  // True when the CPU can load and store heap memory directly (host heap).
+  [[nodiscard]] virtual bool cpu_accessible() const = 0;
+  // Address-space reservation used to agree on one heap address across PEs.
+  virtual reserver &address_space() = 0;
+  // Backs [base, base+size), already reserved at the agreed address, with this PE's memory.
+  virtual status create(uintptr_t base, size_t size) = 0;
+  // Descriptors that let a node-local peer map this PE's heap (owned by the provider).
+  [[nodiscard]] virtual std::vector<int> export_fds() const = 0;
+  // Maps a peer's heap at `at` (size bytes, reserved by the caller) from its descriptors. Takes
+  // ownership of the descriptors (closes them).
+  virtual status map_peer(int pe, uintptr_t at, size_t size, std::vector<int> fds) = 0;
+  // The allocator emptied [offset, offset+length) of this PE's heap: give its memory back.
+  virtual void release(size_t offset, size_t length) = 0;
+  // Copies between any two addresses of this process when the heap is not CPU-accessible (GPU
+  // heap: the copy engine). Completes before it returns.
+  virtual void copy(void *dst, const void *src, size_t n) {
+    (void)dst;
+    (void)src;
+    (void)n;
+  }
+  // Unmaps every peer mapping and this PE's memory; leaves the address range to the caller.
+  virtual void destroy() = 0;
+};
+
+std::unique_ptr<provider> make_host_provider();
+
+}  // namespace symmem::mem
