@@ -16,7 +16,7 @@ install(FILES ${PROJECT_BINARY_DIR}/symmemConfig.cmake ${PROJECT_BINARY_DIR}/sym
 
 set(SYMMEM_PC_LIBS_PRIVATE "-lpthread -ldl")
 if(SYMMEM_HAVE_CUDA)
-  set(SYMMEM_PC_LIBS_PRIVATE "${SYMMEM_PC_LIBS_PRIVATE} -L${CUDAToolkit_LIBRARY_DIR} -lcudart -lcuda")
+  set(SYMMEM_PC_LIBS_PRIVATE "${SYMMEM_PC_LIBS_PRIVATE} -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
 endif()
 configure_file(cmake/symmem.pc.in ${PROJECT_BINARY_DIR}/symmem.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/symmem.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
@@ -25,9 +25,17 @@ install(FILES ${PROJECT_BINARY_DIR}/symmem.pc DESTINATION ${CMAKE_INSTALL_LIBDIR
 # location, so an installed tree can be moved.
 set(SYMMEM_WRAPPER_EXTRA_LIBS "")
 if(SYMMEM_HAVE_CUDA)
-  set(SYMMEM_WRAPPER_EXTRA_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR} -lcudart -lcuda")
+  set(SYMMEM_WRAPPER_EXTRA_LIBS "-L${CUDAToolkit_LIBRARY_DIR} -Wl,-rpath,${CUDAToolkit_LIBRARY_DIR} -lcudart")
 endif()
 foreach(w symmemcc symmemc++)
   configure_file(tools/wrapper.in ${PROJECT_BINARY_DIR}/wrappers/${w} @ONLY)
   install(PROGRAMS ${PROJECT_BINARY_DIR}/wrappers/${w} DESTINATION ${CMAKE_INSTALL_BINDIR})
 endforeach()
+if(SYMMEM_HAVE_CUDA)
+  # symmem-nvcc: CUDA programs (symmem device API or NVSHMEM names); default -arch from the build.
+  list(GET CMAKE_CUDA_ARCHITECTURES 0 SYMMEM_NVCC_ARCH)
+  string(REGEX REPLACE "^([0-9]+a?).*" "\\1" SYMMEM_NVCC_ARCH "${SYMMEM_NVCC_ARCH}")
+  configure_file(tools/symmem-nvcc.in ${PROJECT_BINARY_DIR}/wrappers/symmem-nvcc @ONLY
+                 FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/wrappers/symmem-nvcc DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

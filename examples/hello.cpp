@@ -13,7 +13,8 @@ int main() {
   hits[0] = 0;
   rt.barrier_all();
 
-  std::vector<int> msg{me, me * 10, me * 100, me * 1000};
+  std::vector<int> msg{me + 1, (me + 1) * 10, (me + 1) * 100, (me + 1) * 1000};  // from PE i: i+1, ...
+
   symmem::put(inbox.data(), std::span<const int>(msg), (me + 1) % n);
   symmem::atomic_fetch_add(hits.data(), 1L, 0);
   rt.barrier_all();

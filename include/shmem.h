@@ -169,5 +169,6 @@ SYMMEM_P2P_SYNC_TYPES(SYMMEM_SHMEM_P2P)
 #endif
 
 #include "shmem/generic.h"
+#include "shmem/shmem15.h"
 
 #endif /* SYMMEM_SHMEM_H */

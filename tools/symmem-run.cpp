@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/resource.h>
@@ -118,8 +119,8 @@ std::string rank_list(const std::vector<int> &r, const char *sep, bool ranges, s
   return s;
 }
 
-steady::duration seconds(double s) {
-  return std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(s));
+steady::duration seconds(double s) {  // capped at ~30 years: larger would overflow the clock
+  return std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(std::min(s, 1e9)));
 }
 
 // ---- options -----------------------------------------------------------------------------------
@@ -131,11 +132,11 @@ struct options {
   std::string bootstrap_timeout;   // --bootstrap-timeout as given; empty: inherit
   env_list env;                    // -x
   bool mps = false;
+  std::string bind = "auto";       // --bind-to: auto (core when the PEs fit), core, none
   char **argv = nullptr;           // the program and its arguments
 };
 
-void print_usage() {
-  std::fputs(
+constexpr const char *usage_text =
       "usage: symmem-run -n N [options] prog [args...]\n"
       "Starts N PEs of prog on this host and serves their bootstrap.\n\n"
       "  -n, --np N               number of PEs (1..4096), required\n"
@@ -145,29 +146,34 @@ void print_usage() {
       "                           (default: inherited, else 30 s)\n"
       "  -x VAR=VALUE             set VAR in the PEs' environment (-x VAR: pass ours on)\n"
       "      --mps                run a private NVIDIA MPS control daemon for the job\n"
+      "      --bind-to WHAT       core: pin PE r to the r-th CPU this launcher may use; none;\n"
+      "                           auto (default): core when N fits the CPUs, else none\n"
       "  -h, --help               show this help\n"
       "      --version            show the version\n\n"
       "Options end at the first argument that is not one (or after --). Exit status: the first\n"
-      "non-zero status of a PE (128+signal when killed), 124 on --timeout, 0 when all succeed.\n",
-      stdout);
-}
+      "non-zero status of a PE (128+signal when killed), 124 on --timeout, 0 when all succeed.\n";
 
 [[noreturn]] void usage_error(const std::string &msg) { die(msg + " (see symmem-run --help)", 2); }
 
-double parse_seconds(const std::string &name, const std::string &v) {
+// A positive, finite number of seconds (decimals allowed), or nothing.
+std::optional<double> to_seconds(const char *v) {
   char *end = nullptr;
   errno = 0;
-  double d = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0' || errno != 0 || !std::isfinite(d) || d <= 0)
-    usage_error(name + " wants a positive number of seconds, not '" + v + "'");
+  double d = std::strtod(v, &end);
+  if (end == v || *end != '\0' || errno != 0 || !std::isfinite(d) || d <= 0) return std::nullopt;
   return d;
+}
+
+double parse_seconds(const std::string &name, const std::string &v) {
+  auto d = to_seconds(v.c_str());
+  if (!d) usage_error(name + " wants a positive number of seconds, not '" + v + "'");
+  return *d;
 }
 
 int parse_np(const std::string &v) {
   char *end = nullptr;
-  errno = 0;
   long n = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || errno != 0 || n < 1 || n > max_pes)
+  if (v.empty() || *end != '\0' || n < 1 || n > max_pes)
     usage_error(strf("-n wants a number of PEs from 1 to %d, not '%s'", max_pes, v.c_str()));
   return static_cast<int>(n);
 }
@@ -205,20 +211,18 @@ options parse_args(int argc, char **argv) {
       if (attached) usage_error(name + " takes no value");
       return true;
     };
-    if ((name == "-h" || name == "--help") && flag()) {
-      print_usage();
-      std::exit(0);
-    }
-    if (name == "--version" && flag()) {
-      std::printf("symmem-run (symmem) %s\n", SYMMEM_VERSION);
-      std::exit(0);
-    }
+    if ((name == "-h" || name == "--help") && flag()) std::exit(std::fputs(usage_text, stdout) < 0);
+    if (name == "--version" && flag()) std::exit(std::printf("symmem-run (symmem) %s\n", SYMMEM_VERSION) < 0);
     if (name == "-n" || name == "--np") o.np = parse_np(arg());
     else if (name == "-t" || name == "--tag-output") o.tag_output = flag();
     else if (name == "--timeout") o.timeout_s = parse_seconds(name, arg());
     else if (name == "--bootstrap-timeout") parse_seconds(name, o.bootstrap_timeout = arg());
     else if (name == "-x") add_export(o, arg());
     else if (name == "--mps") o.mps = flag();
+    else if (name == "--bind-to") {
+      o.bind = arg();
+      if (o.bind != "auto" && o.bind != "core" && o.bind != "none") usage_error("--bind-to wants auto, core or none");
+    }
     else usage_error("unknown option " + a);
   }
   if (o.np == 0) usage_error("-n N is required");
@@ -229,12 +233,10 @@ options parse_args(int argc, char **argv) {
 
 // The launcher's own collective deadline: the option, else the PEs' inherited setting, else 30 s.
 double bootstrap_timeout(const options &o) {
-  if (!o.bootstrap_timeout.empty()) return std::strtod(o.bootstrap_timeout.c_str(), nullptr);
+  if (!o.bootstrap_timeout.empty()) return *to_seconds(o.bootstrap_timeout.c_str());
   const char *v = std::getenv("SYMMEM_BOOTSTRAP_TIMEOUT");
   if (v == nullptr || *v == '\0') return 30;
-  char *end = nullptr;
-  double d = std::strtod(v, &end);
-  if (*end == '\0' && std::isfinite(d) && d > 0) return d;
+  if (auto d = to_seconds(v)) return *d;
   say(strf("SYMMEM_BOOTSTRAP_TIMEOUT='%s' is not a number of seconds; using 30", v));
   return 30;
 }
@@ -243,11 +245,7 @@ double bootstrap_timeout(const options &o) {
 
 std::string random_job_id() {
   unsigned char b[8];
-  if (getrandom(b, sizeof b, 0) != static_cast<ssize_t>(sizeof b)) {
-    // No entropy source (very old kernel): time and pid still make the name unique on this host.
-    uint64_t x = static_cast<uint64_t>(steady::now().time_since_epoch().count()) ^ getpid();
-    std::memcpy(b, &x, sizeof b);
-  }
+  if (getrandom(b, sizeof b, 0) != static_cast<ssize_t>(sizeof b)) die(strf("getrandom: %s", strerror(errno)));
   std::string s;
   for (unsigned char c : b) s += strf("%02x", c);
   return s;
@@ -377,8 +375,7 @@ struct out_chunk {
 };
 
 struct conn {
-  int fd = -1;
-  int rank = -1;      // -1 until HELLO
+  int fd = -1, rank = -1;  // rank: -1 until HELLO
   bool bye = false;   // finalized: the PE may connect again for a new init
   bool dead = false;  // closed; the object goes at the end of the loop round
   std::string in;     // received bytes not yet handled, from in_off on
@@ -387,8 +384,7 @@ struct conn {
 };
 
 struct pipe_reader {
-  int fd = -1;
-  int dest = 1;         // our stdout or stderr
+  int fd = -1, dest = 1;  // dest: our stdout or stderr
   std::string partial;  // the line being assembled
 };
 
@@ -403,8 +399,8 @@ struct collective {
   bool pending = false;  // at least one PE contributed
   steady::time_point started;
   int have = 0;
-  std::vector<char> joined;
-  std::vector<std::string> data;
+  std::vector<char> joined;       // per rank
+  std::vector<std::string> data;  // per rank
 };
 
 struct stop_plan {
@@ -430,14 +426,13 @@ class job {
   }
 
   int run() {
+    // Orphans of the PEs' children come to us rather than to init, so we can reap them too.
+    ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     start_time_ = steady::now();
     start_pes();
     while (running_ > 0) loop_once();
-    for (int r = 0; r < n_; ++r)  // what the PEs (or children they left behind) wrote last
-      for (pipe_reader *p : {&pe(r).out, &pe(r).err}) {
-        if (p->fd >= 0) pump_pipe(r, *p);
-        if (p->fd >= 0) end_pipe(r, *p);
-      }
+    reap_leftovers();
+    for (int r = 0; r < n_; ++r) drain_pipes(r, true);  // what PEs (or their leftovers) wrote last
     for (auto &c : conns_) if (!c->dead) close_conn(*c);
     ::close(s_.listen_fd);
     ::close(s_.sig_fd);
@@ -447,8 +442,33 @@ class job {
 
  private:
   pe_state &pe(int r) { return pes_[static_cast<size_t>(r)]; }
+  bool joined(int r) const { return coll_.joined[static_cast<size_t>(r)] != 0; }
+  bool connected(int r) { return pe(r).c != nullptr && !pe(r).c->dead; }
+  template <class F>
+  std::vector<int> ranks_where(F f) {
+    std::vector<int> v;
+    for (int r = 0; r < n_; ++r)
+      if (f(r)) v.push_back(r);
+    return v;
+  }
 
   // ---- starting the PEs ----
+
+  // Pins PE r to one CPU of the launcher's allowed set when the PEs fit (as oshrun/mpirun bind by
+  // default): a PE that spins in a barrier then never shares a core with the PE it waits for, and
+  // keeps its cache. Oversubscribed jobs stay unbound, so the scheduler can move them.
+  void bind_to_core(int r) {
+    cpu_set_t allowed;
+    if (opt_.bind == "none" || ::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+    if (cpus.empty() || (opt_.bind == "auto" && n_ > static_cast<int>(cpus.size()))) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpus[static_cast<size_t>(r) % cpus.size()], &one);
+    ::sched_setaffinity(0, sizeof one, &one);
+  }
 
   // In the child, between fork and exec. The launcher is single-threaded, so libc calls are safe.
   [[noreturn]] void exec_pe(int r, int out_w, int err_w) {
@@ -460,12 +480,13 @@ class job {
     if (err_w >= 0) ::dup2(err_w, 2);
     // Only PE 0 gets our stdin, and never a terminal: a background process group that reads the
     // terminal is stopped by SIGTTIN.
-    int null = (r != 0 || ::isatty(0)) ? ::open("/dev/null", O_RDONLY) : -1;
+    int null = (r != 0 || ::isatty(0)) ? ::open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
     if (null >= 0) ::dup2(null, 0);
     for (auto &[k, v] : s_.env) ::setenv(k.c_str(), v.c_str(), 1);
     ::setenv(lp::env_rank, std::to_string(r).c_str(), 1);
     reset_child_signals(s_.mask);
     ::setrlimit(RLIMIT_NOFILE, &s_.fds);
+    bind_to_core(r);
     ::execvp(opt_.argv[0], opt_.argv);
     int e = errno;
     dprintf(report, "symmem-run: cannot start PE %d: %s: %s\n", r, opt_.argv[0], strerror(e));
@@ -544,7 +565,7 @@ class job {
     auto now = steady::now();
     if (opt_.timeout_s > 0 && !stop_.active && now - start_time_ >= seconds(opt_.timeout_s)) {
       say(strf("job passed --timeout %g s; PEs still running: %s; stopping them", opt_.timeout_s,
-               rank_list(running_ranks(), " ", false, 64).c_str()));
+               rank_list(ranks_where([&](int r) { return pe(r).running; }), " ", false, 64).c_str()));
       fail(124);
       begin_stop(0ms, term_grace, SIGTERM);
     }
@@ -597,11 +618,23 @@ class job {
       if (auto it = rank_of_.find(pid); it != rank_of_.end()) on_pe_exit(it->second, status);
   }
 
+  // What the PEs left behind was SIGKILLed with their groups; it comes to us as subreaper. Wait a
+  // little for it, not for daemons that left the group on purpose.
+  void reap_leftovers() {
+    for (auto until = steady::now() + 500ms; steady::now() < until;) {
+      pid_t pid = ::waitpid(-1, nullptr, WNOHANG);
+      if (pid < 0) return;  // ECHILD: nothing left
+      if (pid == 0) std::this_thread::sleep_for(5ms);
+    }
+  }
+
   void on_pe_exit(int r, int st) {
     pe(r).running = false;
     --running_;
-    for (pipe_reader *p : {&pe(r).out, &pe(r).err})  // its last output goes before our message
-      if (p->fd >= 0) pump_pipe(r, *p);
+    // What the PE left running in its group goes with it. Safe right after waitpid: the group's
+    // id cannot be reused while a member lives, and when none does the kill finds nothing.
+    ::kill(-pe(r).pid, SIGKILL);
+    drain_pipes(r, false);  // its last output goes before our message
     if (stop_.active) return;  // the job is already ending: these exits are the teardown
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return check_coll_orphans();
     std::string what = describe_exit(st);
@@ -643,7 +676,7 @@ class job {
       if (h.len > lp::max_payload) return reject(c, strf("a message of %u bytes is too large", h.len));
       if (c.in.size() - c.in_off < sizeof h + h.len) break;
       // A PE has one collective in flight; one sent ahead waits until the current one completes.
-      if (h.type == static_cast<uint32_t>(lp::msg::coll) && c.rank >= 0 && coll_.joined[c.rank]) break;
+      if (h.type == static_cast<uint32_t>(lp::msg::coll) && c.rank >= 0 && joined(c.rank)) break;
       std::string payload = c.in.substr(c.in_off + sizeof h, h.len);
       c.in_off += sizeof h + h.len;
       handle(c, h.type, payload);
@@ -725,18 +758,13 @@ class job {
   }
 
   // The PEs that contributed to the pending collective and wait for its end.
-  std::vector<int> waiting_ranks() {
-    std::vector<int> w;
-    for (int r = 0; r < n_; ++r)
-      if (coll_.joined[static_cast<size_t>(r)] && pe(r).c != nullptr && !pe(r).c->dead) w.push_back(r);
-    return w;
-  }
+  std::vector<int> waiting_ranks() { return ranks_where([&](int r) { return joined(r) && connected(r); }); }
 
   // A PE that exited (with status 0: failures stop the job earlier) can never join the collective.
   void check_coll_orphans() {
     if (!coll_.pending || stop_.active) return;
     for (int r = 0; r < n_; ++r) {
-      if (coll_.joined[static_cast<size_t>(r)] || pe(r).running) continue;
+      if (joined(r) || pe(r).running) continue;
       std::string text = strf("PE %d exited (status 0) without joining this collective; every PE must "
                               "call the same collective routines (did PE %d skip symmem_init or "
                               "finalize early?)", r, r);
@@ -747,9 +775,7 @@ class job {
   }
 
   void collective_timed_out() {
-    std::vector<int> missing;
-    for (int r = 0; r < n_; ++r)
-      if (!coll_.joined[static_cast<size_t>(r)]) missing.push_back(r);
+    std::vector<int> missing = ranks_where([&](int r) { return !joined(r); });
     std::string text = strf("%s %s did not reach this collective within %g s (never called "
                             "symmem_init? still computing?); raise SYMMEM_BOOTSTRAP_TIMEOUT if they "
                             "need longer", missing.size() == 1 ? "PE" : "PEs",
@@ -768,12 +794,14 @@ class job {
     abort_job(strf("PE %d called global_exit(%d)", c.rank, status), connected_except(c.rank));
   }
 
-  // A connection that breaks the protocol: tell it why, drop it, and stop the job, which cannot
-  // go on without that PE.
+  // A connection that breaks the protocol gets ABORT with the reason and is dropped. A PE turned
+  // away at HELLO exits by itself (waitpid tells the rest); one that breaks it later stops the job.
   void reject(conn &c, const std::string &why) {
-    say(why + "; stopping the job");
+    const bool known = c.rank >= 0;
+    say(known ? why + "; stopping the job" : why);
     send(c, lp::msg::abort, why);
     close_conn(c);
+    if (!known) return;
     fail(1);
     abort_job(why, connected_except(-1));
   }
@@ -812,10 +840,7 @@ class job {
   }
 
   std::vector<int> connected_except(int skip) {
-    std::vector<int> v;
-    for (int r = 0; r < n_; ++r)
-      if (r != skip && pe(r).c != nullptr && !pe(r).c->dead) v.push_back(r);
-    return v;
+    return ranks_where([&](int r) { return r != skip && connected(r); });
   }
 
   // ---- --tag-output ----
@@ -828,6 +853,13 @@ class job {
       if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
       if (k <= 0) return end_pipe(r, p);
       emit_lines(r, p, std::string_view(buf, static_cast<size_t>(k)));
+    }
+  }
+
+  void drain_pipes(int r, bool close) {
+    for (pipe_reader *p : {&pe(r).out, &pe(r).err}) {
+      if (p->fd >= 0) pump_pipe(r, *p);
+      if (close && p->fd >= 0) end_pipe(r, *p);
     }
   }
 
@@ -883,13 +915,6 @@ class job {
       if (p.running && ::kill(-p.pid, sig) != 0) ::kill(p.pid, sig);
   }
 
-  std::vector<int> running_ranks() {
-    std::vector<int> v;
-    for (int r = 0; r < n_; ++r)
-      if (pe(r).running) v.push_back(r);
-    return v;
-  }
-
   const options &opt_;
   int n_;
   setup s_;
@@ -900,8 +925,7 @@ class job {
   collective coll_;
   stop_plan stop_;
   std::string abort_text_;  // why the job stops, for PEs that show up late
-  int running_ = 0;
-  int exit_status_ = 0;
+  int running_ = 0, exit_status_ = 0;
   bool resume_held_ = false;
   steady::time_point start_time_;
 };

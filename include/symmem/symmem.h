@@ -183,4 +183,7 @@ SYMMEM_P2P_SYNC_TYPES(SYMMEM_DECL_P2P)
 }
 #endif
 
+#include "symmem/shmem15.h"   /* teams, collectives, contexts, signals, locks */
+#include "symmem/init_attr.h" /* init with an MPI communicator or a unique id */
+
 #endif /* SYMMEM_SYMMEM_H */

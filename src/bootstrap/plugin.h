@@ -70,7 +70,7 @@ typedef struct symmem_boot_ops {
   int size;
   // Every rank contributes len bytes; out receives size*len bytes in rank order.
   int (*allgather)(void *ctx, const void *in, void *out, size_t len, const char *call);
-  int (*barrier)(void *ctx, const char *call);  // NULL: the library uses a 1-byte allgather
+  int (*barrier)(void *ctx, const char *call);                    // NULL: the library uses a 1-byte allgather
   void (*abort_job)(void *ctx, int status, const char *message);  // must not return
   int (*poll_peers)(void *ctx, const char *call);                 // NULL: nothing to poll
   void (*close)(void *ctx);                                       // ends the bootstrap, frees ctx
@@ -102,7 +102,10 @@ struct pending_attr {
   symmem_uniqueid_t id{};
 };
 void set_pending_attr(const pending_attr &attr);
-void clear_pending_attr();
+// Clears a pending attr and returns what became of it: SYMMEM_SUCCESS when a bootstrap was built
+// from it, its failure code, or attr_unused when init never reached the plugin hook.
+inline constexpr int attr_unused = 1;
+int finish_pending_attr();
 
 // The hook bootstrap.cpp calls for "auto", "mpi", "pmix" and "uid" (and any pending attr).
 status create_plugin(const std::string &name, const config::settings &cfg, std::unique_ptr<bootstrap> &out);

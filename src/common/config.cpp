@@ -13,8 +13,6 @@ extern char **environ;
 namespace symmem::config {
 namespace {
 
-std::string full_name(const char *name) { return std::string("SYMMEM_") + name; }
-
 bool in_choices(const std::string &value, const char *choices) {
   std::string all = choices;
   size_t start = 0;
@@ -128,7 +126,7 @@ const std::vector<entry> &table() {
   static const std::vector<entry> rows = [] {
     std::vector<entry> v;
 #define SYMMEM_ROW(field, kind, NAME, def, a1, a2, choices, doc) \
-  v.push_back(entry{strdup(full_name(NAME).c_str()), #kind, def, a1, a2, choices, doc});
+  v.push_back(entry{"SYMMEM_" NAME, #kind, def, a1, a2, choices, doc});
     SYMMEM_CONFIG_TABLE(SYMMEM_ROW)
 #undef SYMMEM_ROW
     return v;

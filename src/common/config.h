@@ -20,6 +20,7 @@ struct settings {
   double wait_timeout = 0;
   size_t heap_retain = 0;
   std::string heap_kind;
+  std::string gpu;  // SYMMEM_GPU
   std::string hostname;
   bool check_args = true;
 

@@ -31,6 +31,10 @@
   X(heap_kind, choice, "HEAP", "auto", "", "", "auto|host|gpu",                                                         \
     "Where the symmetric heap lives: auto (GPU memory when a GPU is present and the build has CUDA), " \
     "host or gpu.")                                                                                    \
+  X(gpu, text, "GPU", "", "", "", "",                                                                       \
+    "GPU of each PE (GPU heap): empty picks the device the program made current before init, else "  \
+    "node-local rank modulo the GPU count; N uses GPU N; a list N0,N1,... gives node-local rank i "   \
+    "entry i modulo the list's length.")                                                               \
   X(hostname, text, "HOSTNAME", "", "", "", "",                                                            \
     "Host identity used to find node-local PEs (default: the kernel's host name and boot id).")        \
   X(check_args, boolean, "CHECK_COLLECTIVE_ARGS", "1", "", "", "",                                         \

@@ -18,7 +18,7 @@ const char *size_var() {
 void *allocate(size_t size, size_t align, const char *call) {
   std::optional<size_t> off;
   {
-    std::lock_guard<std::mutex> lock(g.alloc_mutex);
+    std::lock_guard<core::spinlock> lock(g.alloc_mutex);
     off = g.alloc.allocate(size, align);
   }
   if (!off) {
@@ -27,6 +27,12 @@ void *allocate(size_t size, size_t align, const char *call) {
                "raise %s (now %zu bytes)",
                size, g.alloc.free_bytes(), g.heap_size, g.alloc.largest_free(), size_var(),
                g.user_bytes);
+    return nullptr;
+  }
+  // The GPU heap backs new granules now, on every PE together (collective; the host heap: no-op).
+  if (!g.heap->commit(*off, size).ok()) {
+    std::lock_guard<core::spinlock> lock(g.alloc_mutex);
+    g.alloc.release(*off);
     return nullptr;
   }
   return reinterpret_cast<void *>(g.heap_base + *off);
@@ -45,7 +51,7 @@ bool find_block(const void *ptr, const char *call, size_t &offset, size_t &size)
     return false;
   }
   offset = a - g.heap_base;
-  std::lock_guard<std::mutex> lock(g.alloc_mutex);
+  std::lock_guard<core::spinlock> lock(g.alloc_mutex);
   std::optional<size_t> s = g.alloc.block_size(offset);
   if (!s) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
@@ -99,7 +105,11 @@ void *symmem_calloc(size_t count, size_t size) {
   }
   void *p = core::checked_alloc(core::call_calloc, total, core::min_alignment, "calloc");
   if (p != nullptr) {
-    std::memset(p, 0, total);
+    if (g.heap_on_cpu) {
+      std::memset(p, 0, total);
+    } else {
+      g.heap->zero(p, total);
+    }
   }
   // Nobody may write into a peer's new block before that peer has zeroed it.
   if (total != 0 && !core::exit_sync("calloc").ok()) {
@@ -124,18 +134,25 @@ void *symmem_realloc(void *ptr, size_t size) {
   }
   void *out = nullptr;
   if (size == 0) {
-    std::lock_guard<std::mutex> lock(g.alloc_mutex);
+    std::lock_guard<core::spinlock> lock(g.alloc_mutex);
     g.alloc.release(off);
   } else {
     bool in_place = false;
     {
-      std::lock_guard<std::mutex> lock(g.alloc_mutex);
+      std::lock_guard<core::spinlock> lock(g.alloc_mutex);
       in_place = g.alloc.resize_in_place(off, size);
+    }
+    if (in_place && !g.heap->commit(off, size).ok()) {
+      return nullptr;  // a grown block whose new granules could not be backed (every PE fails alike)
     }
     out = in_place ? ptr : core::allocate(size, core::min_alignment, "realloc");
     if (!in_place && out != nullptr) {
-      std::memcpy(out, ptr, std::min(old, size));
-      std::lock_guard<std::mutex> lock(g.alloc_mutex);
+      if (g.heap_on_cpu) {
+        std::memcpy(out, ptr, std::min(old, size));
+      } else {
+        g.heap->copy(out, ptr, std::min(old, size));
+      }
+      std::lock_guard<core::spinlock> lock(g.alloc_mutex);
       g.alloc.release(off);
     }
   }
@@ -148,21 +165,25 @@ void *symmem_realloc(void *ptr, size_t size) {
 
 void symmem_free(void *ptr) {
   core::require_init("free");
-  core::call_record rec{core::call_free, 1, reinterpret_cast<uintptr_t>(ptr), 0};
+  // A pointer outside the heap is recorded as such, not by value: stack or malloc addresses differ
+  // across PEs, and the useful report is "not in the heap", not "the PEs disagree".
+  const auto a = reinterpret_cast<uintptr_t>(ptr);
+  const bool in_heap = ptr == nullptr || (a >= g.heap_base && a < g.heap_base + g.heap_size);
+  core::call_record rec{core::call_free, 1, in_heap ? a : 0, in_heap ? 0u : 1u};
   if (!core::collective_sync(rec, "free").ok() || ptr == nullptr) {
     return;
   }
   size_t off = 0;
   size_t size = 0;
   if (core::find_block(ptr, "free", off, size)) {
-    std::lock_guard<std::mutex> lock(g.alloc_mutex);
+    std::lock_guard<core::spinlock> lock(g.alloc_mutex);
     g.alloc.release(off);
   }
 }
 
 void symmem_heap_usage(size_t *used, size_t *free_bytes) {
   core::require_init("heap_usage");
-  std::lock_guard<std::mutex> lock(g.alloc_mutex);
+  std::lock_guard<core::spinlock> lock(g.alloc_mutex);
   if (used) *used = g.alloc.used_bytes();
   if (free_bytes) *free_bytes = g.alloc.free_bytes();
 }

@@ -2,16 +2,60 @@
 // every OpenSHMEM AMO type on the platforms symmem targets (checked at compile time), so AMOs from
 // different PEs, and from the target's own loads, are atomic with respect to each other.
 #include <atomic>
+#include <cstring>
+#include <type_traits>
 
 #include "core/state.h"
 
 namespace symmem::core {
 namespace {
 
+// GPU heap (src/cuda/host_amo.cpp): the AMO runs as a one-thread kernel with system-scope atomics
+// on the PE's private stream, so it is atomic with respect to device AMOs too (docs/gpu.md).
+enum gpu_amo_op : int { amo_fetch, amo_set, amo_swap, amo_cas, amo_add, amo_and, amo_or, amo_xor };
+}  // namespace
+uint64_t gpu_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) __attribute__((weak));
+namespace {
+
+// std::atomic_ref's interface over heap memory: the CPU's atomics on a host heap, a kernel on a GPU heap.
 template <typename T>
-inline std::atomic_ref<T> at(T *dest, int pe, const char *call) {
+class amo_ref {
+ public:
+  explicit amo_ref(T *p) : p_(p) {}
+  T load(std::memory_order o) const { return cpu() ? ref().load(o) : gpu(amo_fetch, T{}, T{}); }
+  void store(T v, std::memory_order o) const { cpu() ? ref().store(v, o) : (void)gpu(amo_set, v, T{}); }
+  T exchange(T v, std::memory_order o) const { return cpu() ? ref().exchange(v, o) : gpu(amo_swap, v, T{}); }
+  T fetch_add(T v, std::memory_order o) const { return cpu() ? ref().fetch_add(v, o) : gpu(amo_add, v, T{}); }
+  T fetch_and(T v, std::memory_order o) const { return cpu() ? ref().fetch_and(v, o) : gpu(amo_and, v, T{}); }
+  T fetch_or(T v, std::memory_order o) const { return cpu() ? ref().fetch_or(v, o) : gpu(amo_or, v, T{}); }
+  T fetch_xor(T v, std::memory_order o) const { return cpu() ? ref().fetch_xor(v, o) : gpu(amo_xor, v, T{}); }
+  bool compare_exchange_strong(T &expected, T v, std::memory_order s, std::memory_order f) const {
+    if (cpu()) return ref().compare_exchange_strong(expected, v, s, f);
+    T old = gpu(amo_cas, expected, v);
+    bool swapped = old == expected;
+    expected = old;
+    return swapped;
+  }
+
+ private:
+  static bool cpu() { return SYMMEM_LIKELY(g.heap_on_cpu); }
+  std::atomic_ref<T> ref() const { return std::atomic_ref<T>(*p_); }
+  T gpu(int op, T a, T b) const {
+    uint64_t ua = 0, ub = 0;
+    std::memcpy(&ua, &a, sizeof a);
+    std::memcpy(&ub, &b, sizeof b);
+    uint64_t r = gpu_amo(op, p_, sizeof(T), std::is_floating_point_v<T>, ua, ub);
+    T out;
+    std::memcpy(&out, &r, sizeof out);
+    return out;
+  }
+  T *p_;
+};
+
+template <typename T>
+inline amo_ref<T> at(T *dest, int pe, const char *call) {
   static_assert(std::atomic_ref<T>::is_always_lock_free, "AMO type must be lock-free");
-  return std::atomic_ref<T>(*reinterpret_cast<T *>(translate(dest, sizeof(T), pe, call)));
+  return amo_ref<T>(reinterpret_cast<T *>(translate(dest, sizeof(T), pe, call)));
 }
 
 template <typename T>

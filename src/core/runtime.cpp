@@ -36,6 +36,11 @@ size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 // The GPU provider (src/cuda/) defines this when the build has CUDA; it returns nullptr (and no
 // error) when no GPU is usable and SYMMEM_HEAP is auto.
 status make_gpu_provider(const config::settings &cfg, std::unique_ptr<mem::provider> &out) __attribute__((weak));
+// Also from src/cuda/ (GPU heap only): the device sync area and the device-state publication
+// after the heap exists; their withdrawal before teardown; completing this PE's GPU work.
+status gpu_after_init() __attribute__((weak));
+void gpu_before_teardown() __attribute__((weak));
+void gpu_quiesce() __attribute__((weak));
 
 status make_heap_provider(const config::settings &cfg, std::unique_ptr<mem::provider> &out) {
   if (cfg.heap_kind != "host") {
@@ -144,6 +149,7 @@ std::vector<mem::fd_peer> local_peers(const std::vector<peer_info> &all) {
     }
   }
   g.local_size = static_cast<int>(local.size());
+  g.local_fd_peers = local;
   g.all_local = g.local_size == g.n_pes;
   return local;
 }
@@ -173,7 +179,7 @@ status map_peers(const std::vector<peer_info> &all, int ctrl_fd) {
   std::vector<std::vector<int>> got;
   SYMMEM_TRY(g.fds.exchange(g.my_pe, local, mine, got, g.cfg.bootstrap_timeout, "init"));
   g.window_size = g.heap_size * local.size();
-  g.window_base = mem::reserve_anywhere(g.window_size, granule_bytes);
+  g.window_base = g.heap->address_space().propose(g.window_size, granule_bytes);  // GPU heap: a CUDA range
   status st = g.window_base != 0 ? ok_status
                                  : fail(SYMMEM_ERR_OUT_OF_MEMORY, "init",
                                         "cannot reserve %zu bytes of address space for the heaps of %zu node-local "
@@ -185,8 +191,8 @@ status map_peers(const std::vector<peer_info> &all, int ctrl_fd) {
       continue;
     }
     std::vector<int> fds = std::move(got[i]);
-    if (st.ok() && fds.size() < 2) {
-      st = fail(SYMMEM_ERR_BOOTSTRAP, "init", "PE %d sent %zu descriptors, expected at least 2", pe, fds.size());
+    if (st.ok() && fds.empty()) {
+      st = fail(SYMMEM_ERR_BOOTSTRAP, "init", "PE %d sent no descriptors, expected its control segment", pe);
     }
     if (!st.ok()) {
       for (int fd : fds) ::close(fd);
@@ -207,11 +213,14 @@ void teardown() {
   g.heap_size = 0;  // first: every data-path call now takes the slow path
   g.n_pes = 0;
   g.peer_base = nullptr;
+  if (g.heap && !g.heap_on_cpu && gpu_before_teardown != nullptr) {
+    gpu_before_teardown();
+  }
   if (g.heap) {
     g.heap->destroy();
   }
-  if (g.window_base != 0) {
-    mem::unmap(g.window_base, g.window_size);
+  if (g.window_base != 0 && g.heap) {
+    g.heap->address_space().release(g.window_base, g.window_size);
   }
   if (g.heap_base != 0) {
     guard::arm(g.heap_base, round_up(g.user_bytes, granule_bytes));
@@ -230,6 +239,7 @@ void teardown() {
   g.peer_table.clear();
   g.ctrl_table.clear();
   g.local_rank_of.clear();
+  g.local_fd_peers.clear();
   boot::set_current(nullptr);
   if (g.boot) {
     g.boot->close();
@@ -265,6 +275,9 @@ status do_init(int requested) {
   }
   g.alloc.reset(0, g.heap_size, granule_bytes, g.cfg.heap_retain, min_alignment, release_range);
   g.peer_base = g.peer_table.data();
+  if (!g.heap_on_cpu && gpu_after_init != nullptr) {
+    SYMMEM_TRY(gpu_after_init());
+  }
   g.thread_level = requested < SYMMEM_THREAD_SINGLE ? SYMMEM_THREAD_SINGLE : std::min(requested, int{SYMMEM_THREAD_MULTIPLE});
   SYMMEM_TRY(g.boot->barrier("init"));
   log(log_level::info, "%s heap", g.heap->kind());
@@ -350,6 +363,9 @@ void symmem_finalize(void) {
     return;
   }
   symmem_quiet();
+  if (!g.heap_on_cpu && core::gpu_quiesce != nullptr) {
+    core::gpu_quiesce();  // no kernel of this PE may write into a peer's heap once that peer tears down
+  }
   core::call_record rec{core::call_finalize, 1, 0, 0};
   status st = core::collective_sync(rec, "finalize");
   if (!st.ok()) {

@@ -114,7 +114,10 @@ const char *call_name(uint32_t id) {
     case call_realloc: return "realloc";
     case call_free: return "free";
     case call_finalize: return "finalize";
-    default: return "a collective routine";
+    default: {
+      const char *user = user_call_name != nullptr ? user_call_name(id) : nullptr;
+      return user != nullptr ? user : "a collective routine";
+    }
   }
 }
 
@@ -128,7 +131,9 @@ std::string describe_call(const call_record &r) {
     case call_realloc:
       return strfmt("realloc(%#llx, %llu bytes)", static_cast<unsigned long long>(r.b),
                     static_cast<unsigned long long>(r.a));
-    case call_free: return strfmt("free(%#llx)", static_cast<unsigned long long>(r.a));
+    case call_free:
+      return r.b != 0 ? std::string("free(a pointer outside the symmetric heap)")
+                      : strfmt("free(%#llx)", static_cast<unsigned long long>(r.a));
     case call_barrier_all: case call_sync_all: case call_finalize: return std::string(call_name(r.call)) + "()";
     default:
       return strfmt("%s(%llu, %llu)", call_name(r.call), static_cast<unsigned long long>(r.a),

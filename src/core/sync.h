@@ -13,4 +13,7 @@ status collective_sync(const call_record &rec, const char *call);
 // Formats a record for messages: "malloc(1024 bytes)".
 std::string describe_call(const call_record &rec);
 
+// Names of the calls numbered from call_user_first (defined by the teams layer when linked in).
+const char *user_call_name(uint32_t id) __attribute__((weak));
+
 }  // namespace symmem::core

@@ -42,7 +42,7 @@ class spin_wait {
   }
 
  private:
-  static constexpr unsigned long spin_turns = 4096;
+  static constexpr unsigned long spin_turns = 256;  // ~10 us of PAUSE before yielding the core
   static constexpr unsigned long check_every = 256;
   void check();
 

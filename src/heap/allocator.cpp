@@ -18,6 +18,7 @@ void allocator::reset(size_t begin, size_t end, size_t granule, size_t retain, s
   size_t n = (end + granule - 1) / granule;
   live_.assign(n, 0);
   dirty_.assign(n, 0);
+  queued_.assign(n, 0);
   if (end > begin) {
     blocks_.emplace(begin, block{end - begin, true});
     free_index_.emplace(end - begin, begin);
@@ -29,6 +30,7 @@ void allocator::clear() {
   free_index_.clear();
   live_.clear();
   dirty_.clear();
+  queued_.clear();
   retained_.clear();
   retained_count_ = 0;
   used_ = 0;
@@ -52,14 +54,17 @@ std::optional<size_t> allocator::allocate(size_t size, size_t align) {
     if (start - boff + size > bsize) {
       continue;
     }
-    free_index_.erase(it);
+    // Reuse the index node for the tail (node handles): no allocation for the common case.
+    auto node = free_index_.extract(it);
     if (start > boff) {  // the alignment gap stays free
       insert_free(boff, start - boff);
     }
     size_t tail = boff + bsize - (start + size);
     blocks_[start] = block{size, false};
     if (tail > 0) {
-      insert_free(start + size, tail);
+      blocks_.emplace_hint(blocks_.end(), start + size, block{tail, true});
+      node.value() = {tail, start + size};
+      free_index_.insert(std::move(node));
     }
     used_ += size;
     granules_used(start, size);
@@ -77,17 +82,20 @@ bool allocator::release(size_t offset) {
   size_t size = it->second.size;
   used_ -= size;
   granules_freed(off, size);
-  // Coalesce with the free neighbours on both sides.
+  // Coalesce with the free neighbours on both sides; a neighbour's index node is reused for the
+  // merged block.
+  decltype(free_index_)::node_type node;
   auto next = std::next(it);
   if (next != blocks_.end() && next->second.free) {
-    erase_free(next->first, next->second.size);
+    node = free_index_.extract({next->second.size, next->first});
     size += next->second.size;
     blocks_.erase(next);
   }
   if (it != blocks_.begin()) {
     auto prev = std::prev(it);
     if (prev->second.free) {
-      erase_free(prev->first, prev->second.size);
+      auto pn = free_index_.extract({prev->second.size, prev->first});
+      if (node.empty()) node = std::move(pn);
       off = prev->first;
       size += prev->second.size;
       blocks_.erase(it);
@@ -95,7 +103,12 @@ bool allocator::release(size_t offset) {
     }
   }
   it->second = block{size, true};
-  free_index_.emplace(size, off);
+  if (node.empty()) {
+    free_index_.emplace(size, off);
+  } else {
+    node.value() = {size, off};
+    free_index_.insert(std::move(node));
+  }
   return true;
 }
 
@@ -146,7 +159,9 @@ size_t allocator::committed_granules() const {
 
 void allocator::granules_used(size_t off, size_t size) {
   for (size_t g = off / granule_; g <= (off + size - 1) / granule_; ++g) {
-    ++live_[g];
+    if (live_[g]++ == 0 && queued_[g] != 0) {
+      --retained_count_;  // a retained granule is in use again
+    }
     dirty_[g] = 1;
   }
 }
@@ -154,21 +169,28 @@ void allocator::granules_used(size_t off, size_t size) {
 void allocator::granules_freed(size_t off, size_t size) {
   for (size_t g = off / granule_; g <= (off + size - 1) / granule_; ++g) {
     if (--live_[g] == 0) {
-      retained_.push_back(g);
       ++retained_count_;
+      if (queued_[g] == 0) {
+        queued_[g] = 1;
+        retained_.push_back(g);
+      }
     }
   }
   trim_retained();
 }
 
 void allocator::trim_retained() {
-  // Hand back the oldest emptied granules beyond the retain budget. Entries whose granule was
-  // used again since are stale and simply dropped.
+  // Hand back the oldest emptied granules beyond the retain budget. Entries whose granule is in
+  // use again are dropped from the queue (they were already taken off the count).
   while (!retained_.empty() && retained_count_ * granule_ > retain_) {
     size_t g = retained_.front();
     retained_.pop_front();
+    queued_[g] = 0;
+    if (live_[g] != 0) {
+      continue;
+    }
     --retained_count_;
-    if (live_[g] == 0 && dirty_[g] != 0) {
+    if (dirty_[g] != 0) {
       dirty_[g] = 0;
       if (release_cb_) {
         release_cb_(g * granule_, granule_);

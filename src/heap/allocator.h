@@ -66,8 +66,9 @@ class allocator {
   std::set<std::pair<size_t, size_t>> free_index_;  // (size, offset) of free blocks
   std::vector<uint32_t> live_;                      // allocations touching each granule
   std::vector<uint8_t> dirty_;                      // granule may hold committed pages
+  std::vector<uint8_t> queued_;                     // granule is in retained_
   std::deque<size_t> retained_;                     // emptied dirty granules, oldest first
-  size_t retained_count_ = 0;
+  size_t retained_count_ = 0;                       // queued granules that are empty now
   release_fn release_cb_;
 };
 

@@ -31,6 +31,13 @@ class provider {
   // Maps a peer's heap at `at` (size bytes, reserved by the caller) from its descriptors. Takes
   // ownership of the descriptors (closes them).
   virtual status map_peer(int pe, uintptr_t at, size_t size, std::vector<int> fds) = 0;
+  // A collective allocation will use [offset, offset+length): back it with memory on every PE
+  // (the GPU heap commits granules here and hands them to node-local peers; collective).
+  virtual status commit(size_t offset, size_t length) {
+    (void)offset;
+    (void)length;
+    return ok_status;
+  }
   // The allocator emptied [offset, offset+length) of this PE's heap: give its memory back.
   virtual void release(size_t offset, size_t length) = 0;
   // Copies between any two addresses of this process when the heap is not CPU-accessible (GPU
@@ -38,6 +45,11 @@ class provider {
   virtual void copy(void *dst, const void *src, size_t n) {
     (void)dst;
     (void)src;
+    (void)n;
+  }
+  // Zeroes n bytes of heap memory at dst (calloc) when the heap is not CPU-accessible.
+  virtual void zero(void *dst, size_t n) {
+    (void)dst;
     (void)n;
   }
   // Unmaps every peer mapping and this PE's memory; leaves the address range to the caller.

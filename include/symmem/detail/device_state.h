@@ -1,0 +1,61 @@
+/* symmem: what device code needs to know about the running job.
+ *
+ * The runtime fills one of these at init (and zeroes it at finalize) and hands it to every
+ * registered consumer. <symmem/device.cuh> keeps a copy in __constant__ memory of each translation
+ * unit that includes it (registered by a static constructor), so kernels built with and without
+ * -rdc both see it. Plain C layout: host and device code share it.
+ */
+#ifndef SYMMEM_DETAIL_DEVICE_STATE_H
+#define SYMMEM_DETAIL_DEVICE_STATE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SYMMEM_DEVICE_STATE_VERSION 1
+/* Peers listed inline (in __constant__ memory); more PEs use peer_base_ext. Kept small because
+ * every translation unit that includes device.cuh holds its own copy, and an -rdc program links
+ * them all into one module with 64 KiB of constant memory. */
+#define SYMMEM_DEVICE_MAX_PES 256
+#define SYMMEM_DEVICE_SYNC_ROUNDS 32 /* dissemination rounds: 2^32 PEs */
+
+typedef struct symmem_device_state {
+  uint32_t version;      /* SYMMEM_DEVICE_STATE_VERSION; 0 when not initialized */
+  int32_t my_pe;
+  int32_t n_pes;
+  int32_t gpu_scope_ok;  /* 1 when every accessible peer's heap is on this GPU: GPU-scope fences suffice */
+  uint64_t heap_base;    /* the symmetric heap's address, the same on every PE */
+  uint64_t heap_size;
+  uint64_t sync_offset;  /* heap offset of the runtime's device sync area (symmem_device_sync) */
+  uint64_t sync_bytes;
+  uint64_t spin_limit_ns; /* a device wait longer than this traps with a message; 0: wait forever */
+  uint64_t *peer_base_ext; /* device array [n_pes] when n_pes > SYMMEM_DEVICE_MAX_PES, else NULL */
+  uint64_t peer_base[SYMMEM_DEVICE_MAX_PES]; /* where PE p's heap is mapped here; 0: not accessible */
+} symmem_device_state;
+
+/* The device sync area: one per PE, at heap_base + sync_offset (the first allocation of the heap,
+ * so the same offset on every PE). Written only by device code and the runtime's stream kernels.
+ * Dissemination barrier (Hensgen, Finkel & Manber 1988): in round k, PE i stores its epoch into
+ * slot[k] of PE (i + 2^k) mod n and waits until its own slot[k] holds at least that epoch. Epochs
+ * only grow, so a slot needs no reset and no double buffering. */
+typedef struct symmem_device_sync {
+  uint64_t barrier_epoch; /* barriers this PE has entered, device and on-stream alike */
+  uint64_t pad0[7];
+  uint64_t slot[SYMMEM_DEVICE_SYNC_ROUNDS][8]; /* [round][0], one 64-byte line each */
+} symmem_device_sync;
+
+/* Consumers of the state (device.cuh registers one per translation unit). `update` is called at
+ * once if the runtime is initialized, then at every init and finalize. */
+typedef void (*symmem_device_state_update_fn)(const symmem_device_state *state, void *ctx);
+#if defined(__GNUC__)
+__attribute__((visibility("default")))
+#endif
+void symmem_device_state_register(symmem_device_state_update_fn update, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SYMMEM_DETAIL_DEVICE_STATE_H */

@@ -1,0 +1,539 @@
+/* symmem: the CUDA device API. Everything is inline in this header.
+ *
+ *   #include <symmem/device.cuh>
+ *   __global__ void k(float *x) { symmem::device::p(x, 1.0f, (symmem::device::my_pe() + 1) % symmem::device::n_pes()); }
+ *
+ * The job's state (heap base, peer mappings, my PE, ...) lives in a static __constant__ copy per
+ * translation unit, filled by the runtime at init through a static constructor registered with
+ * symmem_device_state_register. So kernels built with -rdc and without both work, and one program
+ * may hold several translation units that include this header (each holds ~2 KiB of constant
+ * memory). Kernels must not run before symmem_init returns or after symmem_finalize.
+ *
+ * Transport: every node-local peer's heap is mapped into this PE's address space (same GPU or a
+ * GPU with peer access), so puts and gets are loads and stores, and complete when they are
+ * performed. fence() and quiet() order and complete them with a memory fence: GPU scope when
+ * every peer is on this GPU, system scope otherwise. Every wait is bounded: past
+ * SYMMEM_WAIT_TIMEOUT seconds it prints what it waited for and traps (the kernel fails instead of
+ * hanging forever).
+ *
+ * Thread, warp and block variants: *_warp must be called by every thread of the warp with the same
+ * arguments, *_block by every thread of the block; they return when the whole group's copy is
+ * done. barrier_all / sync_all (thread form) must be called by one thread per PE.
+ */
+#ifndef SYMMEM_DEVICE_CUH
+#define SYMMEM_DEVICE_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cuda/atomic>
+
+#include "symmem/cuda.h"
+#include "symmem/detail/device_state.h"
+
+namespace symmem {
+namespace device {
+namespace detail {
+
+/* ---- primitives that need no job state (the library's own stream kernels use these too) ------ */
+
+__device__ __forceinline__ uint64_t globaltimer() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/* fence.acq_rel, not the sequentially consistent __threadfence(): followed by a store it forms a
+ * release pattern (PTX ISA, memory consistency model), which is all that fence/quiet promise, and
+ * it is cumulative, so stores a __syncthreads made visible to this thread are ordered too. */
+__device__ __forceinline__ void fence_scope(bool gpu_scope) {
+  if (gpu_scope) {
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+  } else {
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
+  }
+}
+
+__device__ __forceinline__ uint64_t ld_acquire(const uint64_t *p, bool gpu_scope) {
+  uint64_t v;
+  if (gpu_scope) {
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  } else {
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  }
+  return v;
+}
+
+__device__ __forceinline__ uint64_t ld_relaxed(const uint64_t *p, bool gpu_scope) {
+  uint64_t v;
+  if (gpu_scope) {
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  } else {
+    asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  }
+  return v;
+}
+
+__device__ __forceinline__ void st_release(uint64_t *p, uint64_t v, bool gpu_scope) {
+  if (gpu_scope) {
+    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  } else {
+    asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  }
+}
+
+__device__ __forceinline__ bool compare(uint64_t v, int cmp, uint64_t value) {
+  switch (cmp) {
+    case SYMMEM_CMP_EQ: return v == value;
+    case SYMMEM_CMP_NE: return v != value;
+    case SYMMEM_CMP_GT: return v > value;
+    case SYMMEM_CMP_GE: return v >= value;
+    case SYMMEM_CMP_LT: return v < value;
+    case SYMMEM_CMP_LE: return v <= value;
+    default: return false;
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ bool compare_t(T v, int cmp, T value) {
+  switch (cmp) {
+    case SYMMEM_CMP_EQ: return v == value;
+    case SYMMEM_CMP_NE: return v != value;
+    case SYMMEM_CMP_GT: return v > value;
+    case SYMMEM_CMP_GE: return v >= value;
+    case SYMMEM_CMP_LT: return v < value;
+    case SYMMEM_CMP_LE: return v <= value;
+    default: return false;
+  }
+}
+
+/* Bounded wait: true when `limit_ns` (0: forever) has passed since `start`. Checks the clock only
+ * every 1024 turns so the spin stays a load and a compare. */
+__device__ __forceinline__ bool spin_expired(uint64_t start, uint64_t limit_ns, uint32_t &turns) {
+  if (limit_ns == 0 || (++turns & 1023u) != 0) return false;
+  return globaltimer() - start > limit_ns;
+}
+
+/* Waits until the 64-bit word at p compares true (acquire); traps with the condition past the limit. */
+__device__ __noinline__ inline void wait_u64_timeout(const uint64_t *p, int cmp, uint64_t value, uint64_t seen, int me,
+                                                    const char *what) {
+  printf("symmem: PE %d: %s: waited past SYMMEM_WAIT_TIMEOUT for the word at %p to compare (op %d) with %llu; it "
+         "holds %llu. The peer never arrived: check that every PE makes the same calls\n",
+         me, what, (const void *)p, cmp, (unsigned long long)value, (unsigned long long)seen);
+  __trap();
+}
+
+/* Polls with relaxed loads (no L1 invalidation per turn, so the loop is tight and sees the store
+ * sooner), then one fence: a relaxed read followed by fence.acq_rel is an acquire pattern. */
+__device__ __forceinline__ uint64_t wait_u64(const uint64_t *p, int cmp, uint64_t value, bool gpu_scope,
+                                             uint64_t limit_ns, int me, const char *what) {
+  uint64_t v = ld_relaxed(p, gpu_scope);
+  if (!compare(v, cmp, value)) {
+    const uint64_t start = globaltimer();
+    uint32_t turns = 0;
+    while (!compare(v = ld_relaxed(p, gpu_scope), cmp, value)) {
+      if (spin_expired(start, limit_ns, turns)) wait_u64_timeout(p, cmp, value, v, me, what);
+    }
+  }
+  fence_scope(gpu_scope);
+  return v;
+}
+
+/* Copies n bytes with `nthreads` cooperating threads (this one is `tid`). 16-byte vectors when
+ * source and destination share their alignment mod 16, four in flight per thread; bytes else. */
+__device__ __forceinline__ void copy_bytes(char *d, const char *s, size_t n, size_t tid, size_t nthreads) {
+  if ((((uintptr_t)d ^ (uintptr_t)s) & 15) == 0) {
+    size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (head > n) head = n;
+    for (size_t i = tid; i < head; i += nthreads) d[i] = s[i];
+    int4 *d4 = reinterpret_cast<int4 *>(d + head);
+    const int4 *s4 = reinterpret_cast<const int4 *>(s + head);
+    const size_t n4 = (n - head) / 16;
+    size_t i = tid;
+    for (; i + 3 * nthreads < n4; i += 4 * nthreads) {
+      int4 a = s4[i], b = s4[i + nthreads], c = s4[i + 2 * nthreads], e = s4[i + 3 * nthreads];
+      d4[i] = a;
+      d4[i + nthreads] = b;
+      d4[i + 2 * nthreads] = c;
+      d4[i + 3 * nthreads] = e;
+    }
+    for (; i < n4; i += nthreads) d4[i] = s4[i];
+    for (size_t j = head + n4 * 16 + tid; j < n; j += nthreads) d[j] = s[j];
+  } else if ((((uintptr_t)d ^ (uintptr_t)s) & 3) == 0) {
+    size_t head = (4 - ((uintptr_t)d & 3)) & 3;
+    if (head > n) head = n;
+    for (size_t i = tid; i < head; i += nthreads) d[i] = s[i];
+    uint32_t *d1 = reinterpret_cast<uint32_t *>(d + head);
+    const uint32_t *s1 = reinterpret_cast<const uint32_t *>(s + head);
+    const size_t n1 = (n - head) / 4;
+    for (size_t i = tid; i < n1; i += nthreads) d1[i] = s1[i];
+    for (size_t j = head + n1 * 4 + tid; j < n; j += nthreads) d[j] = s[j];
+  } else {
+    for (size_t i = tid; i < n; i += nthreads) d[i] = s[i];
+  }
+}
+
+__device__ __forceinline__ size_t block_tid() {
+  return threadIdx.x + (size_t)blockDim.x * (threadIdx.y + (size_t)blockDim.y * threadIdx.z);
+}
+__device__ __forceinline__ size_t block_threads() { return (size_t)blockDim.x * blockDim.y * blockDim.z; }
+__device__ __forceinline__ unsigned lane_id() {
+  unsigned l;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+  return l;
+}
+
+/* The dissemination barrier (Hensgen, Finkel & Manber 1988) over the device sync areas; see
+ * symmem_device_sync in device_state.h. `sync_of(pe)` gives PE pe's area as mapped here. */
+template <typename SyncOf>
+__device__ __forceinline__ void dissemination(symmem_device_sync *mine, int me, int n, bool gpu_scope,
+                                              uint64_t limit_ns, SyncOf sync_of) {
+  uint64_t *ep = &mine->barrier_epoch;  // only this PE's GPU writes it, one barrier at a time
+  const uint64_t epoch = ld_relaxed(ep, true) + 1;
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
+  for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
+    const int to = (me + dist) % n;
+    st_release(&sync_of(to)->slot[k][0], epoch, gpu_scope);
+    wait_u64(&mine->slot[k][0], SYMMEM_CMP_GE, epoch, gpu_scope, limit_ns, me, "barrier");
+  }
+}
+
+}  // namespace detail
+
+#ifndef SYMMEM_DEVICE_NO_STATE
+/* ---- the job's state: one __constant__ copy per translation unit ------------------------------ */
+namespace {
+__constant__ symmem_device_state symmem_state_;
+
+void symmem_state_update(const symmem_device_state *s, void *) {
+  cudaError_t e = cudaMemcpyToSymbol(symmem_state_, s, sizeof *s);
+  if (e != cudaSuccess) {
+    fprintf(stderr, "symmem: PE %d: init: cannot publish the device state to a CUDA module: %s; build device code "
+                    "for this GPU's architecture (-arch)\n",
+            s->my_pe, cudaGetErrorString(e));
+  }
+}
+
+struct symmem_state_registrar {
+  symmem_state_registrar() { symmem_device_state_register(&symmem_state_update, nullptr); }
+};
+symmem_state_registrar symmem_state_registrar_instance_;
+}  // namespace
+
+namespace detail {
+
+__device__ __forceinline__ const symmem_device_state &st() { return symmem_state_; }
+__device__ __forceinline__ bool gpu_scope() { return symmem_state_.gpu_scope_ok != 0; }
+
+__device__ __noinline__ inline void bad_target(const void *addr, int pe, const char *call) {
+  printf("symmem: PE %d: %s: PE %d %s (address %p, heap %p..+%llu); pass symmetric addresses and PEs 0..%d "
+         "reachable from this GPU\n",
+         symmem_state_.my_pe, call, pe,
+         symmem_state_.version == 0 ? "is unknown: symmem is not initialized" : "or the address is not accessible",
+         addr, (void *)symmem_state_.heap_base, (unsigned long long)symmem_state_.heap_size,
+         symmem_state_.n_pes - 1);
+  __trap();
+}
+
+/* Where symmetric address `addr` of PE `pe` lives in this process (traps when it does not). */
+template <typename T>
+__device__ __forceinline__ T *peer(const T *addr, int pe, const char *call) {
+  const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
+  uint64_t base = 0;
+  if ((unsigned)pe < (unsigned)symmem_state_.n_pes && off < symmem_state_.heap_size) {
+    base = pe < SYMMEM_DEVICE_MAX_PES ? symmem_state_.peer_base[pe] : symmem_state_.peer_base_ext[pe];
+  }
+  if (base == 0) bad_target(addr, pe, call);
+  return (T *)(base + off);
+}
+
+__device__ __forceinline__ symmem_device_sync *sync_of(int pe) {
+  return peer((symmem_device_sync *)(symmem_state_.heap_base + symmem_state_.sync_offset), pe, "barrier");
+}
+
+__device__ __forceinline__ void barrier_core() {
+  const symmem_device_state &s = symmem_state_;
+  detail::dissemination(sync_of(s.my_pe), s.my_pe, s.n_pes, s.gpu_scope_ok != 0, s.spin_limit_ns,
+                        [](int pe) { return sync_of(pe); });
+}
+
+}  // namespace detail
+
+/* ---- queries ---------------------------------------------------------------------------------- */
+__device__ __forceinline__ int my_pe() { return symmem_state_.my_pe; }
+__device__ __forceinline__ int n_pes() { return symmem_state_.n_pes; }
+
+/* Address of symmetric `addr` on PE `pe`, usable by loads and stores here; nullptr when not mapped. */
+template <typename T>
+__device__ __forceinline__ T *ptr(const T *addr, int pe) {
+  const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
+  if ((unsigned)pe >= (unsigned)symmem_state_.n_pes || off >= symmem_state_.heap_size) return nullptr;
+  uint64_t base = pe < SYMMEM_DEVICE_MAX_PES ? symmem_state_.peer_base[pe] : symmem_state_.peer_base_ext[pe];
+  return base == 0 ? nullptr : (T *)(base + off);
+}
+__device__ __forceinline__ void *ptr(const void *addr, int pe) { return ptr((const char *)addr, pe); }
+
+/* ---- ordering --------------------------------------------------------------------------------- */
+__device__ __forceinline__ void fence() { detail::fence_scope(detail::gpu_scope()); }
+__device__ __forceinline__ void quiet() { detail::fence_scope(detail::gpu_scope()); }
+
+/* ---- RMA: bytes ------------------------------------------------------------------------------- */
+__device__ __forceinline__ void putmem(void *dest, const void *source, size_t n, int pe) {
+  if (n == 0) return;
+  detail::copy_bytes(detail::peer((char *)dest, pe, "putmem"), (const char *)source, n, 0, 1);
+}
+__device__ __forceinline__ void getmem(void *dest, const void *source, size_t n, int pe) {
+  if (n == 0) return;
+  detail::copy_bytes((char *)dest, detail::peer((const char *)source, pe, "getmem"), n, 0, 1);
+}
+__device__ __forceinline__ void putmem_warp(void *dest, const void *source, size_t n, int pe) {
+  if (n != 0) detail::copy_bytes(detail::peer((char *)dest, pe, "putmem_warp"), (const char *)source, n, detail::lane_id(), 32);
+  __syncwarp();
+}
+__device__ __forceinline__ void getmem_warp(void *dest, const void *source, size_t n, int pe) {
+  if (n != 0) detail::copy_bytes((char *)dest, detail::peer((const char *)source, pe, "getmem_warp"), n, detail::lane_id(), 32);
+  __syncwarp();
+}
+__device__ __forceinline__ void putmem_block(void *dest, const void *source, size_t n, int pe) {
+  if (n != 0) {
+    detail::copy_bytes(detail::peer((char *)dest, pe, "putmem_block"), (const char *)source, n, detail::block_tid(),
+                       detail::block_threads());
+  }
+  __syncthreads();
+}
+__device__ __forceinline__ void getmem_block(void *dest, const void *source, size_t n, int pe) {
+  if (n != 0) {
+    detail::copy_bytes((char *)dest, detail::peer((const char *)source, pe, "getmem_block"), n, detail::block_tid(),
+                       detail::block_threads());
+  }
+  __syncthreads();
+}
+/* Stores to mapped peers are issued at once: the non-blocking forms are the blocking ones, and
+ * quiet() completes them. */
+__device__ __forceinline__ void putmem_nbi(void *d, const void *s, size_t n, int pe) { putmem(d, s, n, pe); }
+__device__ __forceinline__ void getmem_nbi(void *d, const void *s, size_t n, int pe) { getmem(d, s, n, pe); }
+__device__ __forceinline__ void putmem_nbi_warp(void *d, const void *s, size_t n, int pe) { putmem_warp(d, s, n, pe); }
+__device__ __forceinline__ void getmem_nbi_warp(void *d, const void *s, size_t n, int pe) { getmem_warp(d, s, n, pe); }
+__device__ __forceinline__ void putmem_nbi_block(void *d, const void *s, size_t n, int pe) { putmem_block(d, s, n, pe); }
+__device__ __forceinline__ void getmem_nbi_block(void *d, const void *s, size_t n, int pe) { getmem_block(d, s, n, pe); }
+
+/* ---- RMA: typed ------------------------------------------------------------------------------- */
+template <typename T>
+__device__ __forceinline__ void p(T *dest, T value, int pe) {
+  *detail::peer(dest, pe, "p") = value;
+}
+template <typename T>
+__device__ __forceinline__ T g(const T *source, int pe) {
+  return *(const volatile T *)detail::peer(source, pe, "g");
+}
+template <typename T>
+__device__ __forceinline__ void put(T *d, const T *s, size_t nelems, int pe) { putmem(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void get(T *d, const T *s, size_t nelems, int pe) { getmem(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void put_nbi(T *d, const T *s, size_t nelems, int pe) { putmem(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void get_nbi(T *d, const T *s, size_t nelems, int pe) { getmem(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void put_warp(T *d, const T *s, size_t nelems, int pe) { putmem_warp(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void get_warp(T *d, const T *s, size_t nelems, int pe) { getmem_warp(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void put_block(T *d, const T *s, size_t nelems, int pe) { putmem_block(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void get_block(T *d, const T *s, size_t nelems, int pe) { getmem_block(d, s, nelems * sizeof(T), pe); }
+
+/* ---- atomics (relaxed, like OpenSHMEM's; GPU scope when every peer is on this GPU) ------------- */
+namespace detail {
+template <typename T, typename F>
+__device__ __forceinline__ T amo(T *dest, int pe, const char *call, F f) {
+  T *t = peer(dest, pe, call);
+  if (gpu_scope()) return f(::cuda::atomic_ref<T, ::cuda::thread_scope_device>(*t));
+  return f(::cuda::atomic_ref<T, ::cuda::thread_scope_system>(*t));
+}
+}  // namespace detail
+#define SYMMEM_DEVICE_AMO(NAME, EXPR)                                                                  \
+  template <typename T>                                                                                \
+  __device__ __forceinline__ T NAME(T *dest, T value, int pe) {                                        \
+    return detail::amo(dest, pe, #NAME, [value](auto r) { return EXPR; });                             \
+  }
+SYMMEM_DEVICE_AMO(atomic_swap, r.exchange(value, ::cuda::memory_order_relaxed))
+SYMMEM_DEVICE_AMO(atomic_fetch_add, r.fetch_add(value, ::cuda::memory_order_relaxed))
+SYMMEM_DEVICE_AMO(atomic_fetch_and, r.fetch_and(value, ::cuda::memory_order_relaxed))
+SYMMEM_DEVICE_AMO(atomic_fetch_or, r.fetch_or(value, ::cuda::memory_order_relaxed))
+SYMMEM_DEVICE_AMO(atomic_fetch_xor, r.fetch_xor(value, ::cuda::memory_order_relaxed))
+#undef SYMMEM_DEVICE_AMO
+template <typename T>
+__device__ __forceinline__ T atomic_fetch(const T *source, int pe) {
+  return detail::amo(const_cast<T *>(source), pe, "atomic_fetch", [](auto r) { return r.load(::cuda::memory_order_relaxed); });
+}
+template <typename T>
+__device__ __forceinline__ void atomic_set(T *dest, T value, int pe) {
+  detail::amo(dest, pe, "atomic_set", [value](auto r) {
+    r.store(value, ::cuda::memory_order_relaxed);
+    return value;
+  });
+}
+template <typename T>
+__device__ __forceinline__ T atomic_compare_swap(T *dest, T cond, T value, int pe) {
+  return detail::amo(dest, pe, "atomic_compare_swap", [cond, value](auto r) {
+    T expected = cond;
+    r.compare_exchange_strong(expected, value, ::cuda::memory_order_relaxed);
+    return expected;
+  });
+}
+template <typename T>
+__device__ __forceinline__ T atomic_fetch_inc(T *dest, int pe) { return atomic_fetch_add(dest, (T)1, pe); }
+template <typename T>
+__device__ __forceinline__ void atomic_inc(T *dest, int pe) { (void)atomic_fetch_add(dest, (T)1, pe); }
+template <typename T>
+__device__ __forceinline__ void atomic_add(T *dest, T value, int pe) { (void)atomic_fetch_add(dest, value, pe); }
+template <typename T>
+__device__ __forceinline__ void atomic_and(T *dest, T value, int pe) { (void)atomic_fetch_and(dest, value, pe); }
+template <typename T>
+__device__ __forceinline__ void atomic_or(T *dest, T value, int pe) { (void)atomic_fetch_or(dest, value, pe); }
+template <typename T>
+__device__ __forceinline__ void atomic_xor(T *dest, T value, int pe) { (void)atomic_fetch_xor(dest, value, pe); }
+
+/* ---- signals ---------------------------------------------------------------------------------- */
+/* SYMMEM_SIGNAL_SET stores the value with release semantics; SYMMEM_SIGNAL_ADD adds it atomically
+ * after a fence, so the data put before it is visible to whoever sees the signal. */
+__device__ __forceinline__ void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  uint64_t *t = detail::peer(sig_addr, pe, "signal_op");
+  if (sig_op == SYMMEM_SIGNAL_SET) {
+    detail::fence_scope(detail::gpu_scope());
+    detail::st_release(t, signal, detail::gpu_scope());
+  } else if (sig_op == SYMMEM_SIGNAL_ADD) {
+    detail::fence_scope(detail::gpu_scope());
+    if (detail::gpu_scope()) {
+      ::cuda::atomic_ref<uint64_t, ::cuda::thread_scope_device>(*t).fetch_add(signal, ::cuda::memory_order_release);
+    } else {
+      ::cuda::atomic_ref<uint64_t, ::cuda::thread_scope_system>(*t).fetch_add(signal, ::cuda::memory_order_release);
+    }
+  } else {
+    printf("symmem: PE %d: signal_op: operation %d is neither SYMMEM_SIGNAL_SET (%d) nor SYMMEM_SIGNAL_ADD (%d)\n",
+           symmem_state_.my_pe, sig_op, SYMMEM_SIGNAL_SET, SYMMEM_SIGNAL_ADD);
+    __trap();
+  }
+}
+__device__ __forceinline__ uint64_t signal_fetch(const uint64_t *sig_addr) {
+  return detail::ld_acquire(sig_addr, detail::gpu_scope());
+}
+__device__ __forceinline__ void putmem_signal(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op, int pe) {
+  putmem(d, s, n, pe);
+  signal_op(sig, v, op, pe);
+}
+__device__ __forceinline__ void putmem_signal_nbi(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op,
+                                                  int pe) {
+  putmem_signal(d, s, n, sig, v, op, pe);
+}
+__device__ __forceinline__ void putmem_signal_warp(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op,
+                                                   int pe) {
+  putmem_warp(d, s, n, pe);  // ends with __syncwarp: every lane's stores precede lane 0's fence
+  if (detail::lane_id() == 0) signal_op(sig, v, op, pe);
+  __syncwarp();
+}
+__device__ __forceinline__ void putmem_signal_block(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op,
+                                                    int pe) {
+  putmem_block(d, s, n, pe);  // ends with __syncthreads
+  if (detail::block_tid() == 0) signal_op(sig, v, op, pe);
+  __syncthreads();
+}
+__device__ __forceinline__ void putmem_signal_nbi_warp(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v,
+                                                       int op, int pe) {
+  putmem_signal_warp(d, s, n, sig, v, op, pe);
+}
+__device__ __forceinline__ void putmem_signal_nbi_block(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v,
+                                                        int op, int pe) {
+  putmem_signal_block(d, s, n, sig, v, op, pe);
+}
+template <typename T>
+__device__ __forceinline__ void put_signal(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op, int pe) {
+  putmem_signal(d, s, nelems * sizeof(T), sig, v, op, pe);
+}
+template <typename T>
+__device__ __forceinline__ void put_signal_nbi(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op, int pe) {
+  putmem_signal(d, s, nelems * sizeof(T), sig, v, op, pe);
+}
+template <typename T>
+__device__ __forceinline__ void put_signal_warp(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op, int pe) {
+  putmem_signal_warp(d, s, nelems * sizeof(T), sig, v, op, pe);
+}
+template <typename T>
+__device__ __forceinline__ void put_signal_block(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op, int pe) {
+  putmem_signal_block(d, s, nelems * sizeof(T), sig, v, op, pe);
+}
+
+/* ---- point-to-point waits (on this PE's own symmetric variables) ------------------------------ */
+__device__ __forceinline__ uint64_t signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t value) {
+  return detail::wait_u64(sig_addr, cmp, value, detail::gpu_scope(), symmem_state_.spin_limit_ns, symmem_state_.my_pe,
+                          "signal_wait_until");
+}
+template <typename T>
+__device__ __noinline__ void wait_until_timeout(const T *ivar, int cmp) {
+  printf("symmem: PE %d: wait_until: waited past SYMMEM_WAIT_TIMEOUT for the variable at %p (comparison %d); the "
+         "peer never wrote it\n",
+         symmem_state_.my_pe, (const void *)ivar, cmp);
+  __trap();
+}
+template <typename T>
+__device__ __forceinline__ void wait_until(T *ivar, int cmp, T value) {
+  const volatile T *v = ivar;
+  if (!detail::compare_t<T>(*v, cmp, value)) {
+    const uint64_t start = detail::globaltimer();
+    uint32_t turns = 0;
+    while (!detail::compare_t<T>(*v, cmp, value)) {
+      if (detail::spin_expired(start, symmem_state_.spin_limit_ns, turns)) wait_until_timeout(ivar, cmp);
+    }
+  }
+  detail::fence_scope(detail::gpu_scope());  // later loads see what the writer put before the flag
+}
+template <typename T>
+__device__ __forceinline__ int test(T *ivar, int cmp, T value) {
+  const int r = detail::compare_t<T>(*(const volatile T *)ivar, cmp, value) ? 1 : 0;
+  if (r) detail::fence_scope(detail::gpu_scope());
+  return r;
+}
+
+/* ---- barriers --------------------------------------------------------------------------------- */
+/* One thread per PE. Puts are stores that are performed when issued, so completing them (quiet)
+ * is ordering them before the barrier's flag: the flag store is a release (st.release, cumulative),
+ * which already does that. So barrier_all and sync_all are the same barrier here. */
+__device__ __forceinline__ void barrier_all() { detail::barrier_core(); }
+__device__ __forceinline__ void sync_all() { detail::barrier_core(); }
+/* Every thread of the block (warp): the block's earlier stores are ordered before thread 0's
+ * barrier by __syncthreads (__syncwarp) and the fence, which is cumulative. */
+__device__ __forceinline__ void barrier_all_block() {
+  __syncthreads();
+  if (detail::block_tid() == 0) barrier_all();
+  __syncthreads();
+}
+__device__ __forceinline__ void sync_all_block() {
+  __syncthreads();
+  if (detail::block_tid() == 0) {
+    fence();
+    sync_all();
+  }
+  __syncthreads();
+}
+__device__ __forceinline__ void barrier_all_warp() {
+  __syncwarp();
+  if (detail::lane_id() == 0) barrier_all();
+  __syncwarp();
+}
+__device__ __forceinline__ void sync_all_warp() {
+  __syncwarp();
+  if (detail::lane_id() == 0) {
+    fence();
+    sync_all();
+  }
+  __syncwarp();
+}
+#endif /* SYMMEM_DEVICE_NO_STATE */
+
+}  // namespace device
+}  // namespace symmem
+
+#endif /* SYMMEM_DEVICE_CUH */

@@ -1,0 +1,237 @@
+// symmem: broadcast, collect, fcollect, alltoall(s) over node-local PEs.
+//
+// Every peer's memory is mapped here, so the algorithms are the shared-memory ones, chosen by
+// message size (compare the "copy-in/copy-out" and "direct read" schemes of Graham & Shipman,
+// "MPI support for multi-core architectures: optimized shared memory collectives", EuroMPI 2008):
+//  - small (a PE's contribution fits its team scratch, coll_bytes): copy-in. Each PE copies its
+//    contribution into its own scratch, one team barrier, then each PE reads what it needs straight
+//    from the peers' scratch. The scratch is double-buffered by barrier parity: a PE writes the same
+//    half again only two barriers later, after every reader has passed the barrier in between. One
+//    barrier per call, and the caller may reuse its source as soon as it returns.
+//  - large: direct read. A barrier (everyone has entered, so every source is ready and every dest is
+//    free), each PE reads the peers' source buffers directly into its own dest (one copy instead of
+//    two), and a second barrier so that no source is changed while someone still reads it.
+// Active sets have no scratch and always take the direct-read path. Reads start at the next peer
+// (me + 1) so that the PEs do not all read the same peer at once.
+#include <atomic>
+#include <cstring>
+
+#include "coll/coll.h"
+#include "core/wait.h"
+
+namespace symmem::coll {
+namespace {
+
+const core::call_record exit_rec{teams::call_exit, 1, 0, 0};
+constexpr size_t alltoall_copy_in_max = 1024;
+
+const char *peer(const void *addr, size_t len, int world, const char *call) {
+  return core::translate(addr, len, world, call);
+}
+
+status bad_root(int root, int n, const char *call) {
+  return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "PE_root %d is not a PE of the team (0..%d); pass the root's "
+                                                 "number in the team", root, n - 1);
+}
+
+}  // namespace
+
+namespace {
+
+// Waits until `flag` holds at least `value`.
+void wait_at_least(const std::atomic<uint64_t> &flag, uint64_t value, int world, const char *what, const char *call) {
+  if (flag.load(std::memory_order_acquire) >= value) return;
+  core::spin_wait w(call, [world, what] { return strfmt("PE %d %s", world, what); });
+  while (flag.load(std::memory_order_acquire) < value) w.pause();
+}
+
+// Small broadcast without a barrier (the flag-and-acknowledge scheme of shared-memory MPI
+// broadcasts): the root waits until every member has finished the broadcast that last used this
+// half of its buffer (two broadcasts ago), copies the data in and raises its flag to the
+// broadcast's sequence number; the others wait for the flag, copy out, and acknowledge. Nobody
+// waits for anybody else's arrival, so back-to-back broadcasts overlap. The argument check needs a
+// barrier, so this path skips it.
+status broadcast_flag(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                      const char *call) {
+  teams::team &t = *gr.t;
+  const uint64_t seq = ++t.bcast_seq;
+  teams::team_area *ra = teams::area(t, gr.world(root));
+  unsigned char *buf = ra->bcast_data[seq & 1];
+  if (gr.me == root) {
+    if (seq > t.bcast_base + 2) {  // the first two use fresh halves
+      for (int i = 0; i < gr.n; ++i) {
+        if (i != root) {
+          wait_at_least(teams::area(t, gr.world(i))->bcast_ack, seq - 2, gr.world(i), "to finish an earlier broadcast", call);
+        }
+      }
+    }
+    std::memcpy(buf, src, nbytes);
+    ra->bcast_flag.store(seq, std::memory_order_release);
+    if (update_root && dest != src) std::memmove(dest, src, nbytes);
+  } else {
+    wait_at_least(ra->bcast_flag, seq, gr.world(root), "(the root) to reach the broadcast", call);
+    std::memcpy(dest, buf, nbytes);
+  }
+  teams::area(t, core::g.my_pe)->bcast_ack.store(seq, std::memory_order_release);
+  return ok_status;
+}
+
+}  // namespace
+
+status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                 const char *call) {
+  if (root < 0 || root >= gr.n) {
+    return bad_root(root, gr.n, call);
+  }
+  if (gr.scratch() && nbytes <= teams::bcast_bytes) {
+    if (gr.n == 1) {
+      if (update_root && dest != src) std::memmove(dest, src, nbytes);
+      return ok_status;
+    }
+    return broadcast_flag(gr, dest, src, nbytes, root, update_root, call);
+  }
+  const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
+  const bool is_root = gr.me == root;
+  if (gr.scratch() && nbytes <= teams::coll_bytes) {
+    const unsigned p = gr.next_parity();
+    if (is_root && gr.n > 1) std::memcpy(gr.scratch_of(gr.me, p), src, nbytes);
+    SYMMEM_TRY(gr.sync(rec, call));
+    if (!is_root) {
+      std::memcpy(dest, gr.scratch_of(root, p), nbytes);
+    } else if (update_root && dest != src) {
+      std::memmove(dest, src, nbytes);
+    }
+    return ok_status;
+  }
+  SYMMEM_TRY(gr.sync(rec, call));
+  if (!is_root) {
+    std::memcpy(dest, peer(src, nbytes, gr.world(root), call), nbytes);
+  } else if (update_root && dest != src) {
+    std::memmove(dest, src, nbytes);
+  }
+  return gr.sync(exit_rec, call);
+}
+
+status fcollect(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
+  const core::call_record rec{teams::call_fcollect, 1, nbytes, 0};
+  char *d = static_cast<char *>(dest);
+  if (gr.scratch() && nbytes <= teams::coll_bytes) {
+    const unsigned p = gr.next_parity();
+    std::memcpy(gr.scratch_of(gr.me, p), src, nbytes);
+    SYMMEM_TRY(gr.sync(rec, call));
+    for (int k = 0; k < gr.n; ++k) {
+      const int i = (gr.me + k) % gr.n;  // own block first: src may lie inside dest
+      std::memcpy(d + static_cast<size_t>(i) * nbytes, gr.scratch_of(i, p), nbytes);
+    }
+    return ok_status;
+  }
+  SYMMEM_TRY(gr.sync(rec, call));
+  std::memmove(d + static_cast<size_t>(gr.me) * nbytes, src, nbytes);
+  for (int k = 1; k < gr.n; ++k) {
+    const int i = (gr.me + k) % gr.n;
+    std::memcpy(d + static_cast<size_t>(i) * nbytes, peer(src, nbytes, gr.world(i), call), nbytes);
+  }
+  return gr.sync(exit_rec, call);
+}
+
+namespace {
+
+// Sizes of every PE's contribution to a collect: from the team's meta words, or pSync[sizes_at].
+constexpr int sizes_at = 40;
+
+uint64_t size_of(const group &gr, int i, unsigned p, const char *call) {
+  if (gr.scratch()) {
+    return std::atomic_ref<uint64_t>(teams::area(*gr.t, gr.world(i))->meta[p][0]).load(std::memory_order_relaxed);
+  }
+  const long *s = reinterpret_cast<const long *>(peer(gr.psync + sizes_at, sizeof(long), gr.world(i), call));
+  return static_cast<uint64_t>(std::atomic_ref<long>(*const_cast<long *>(s)).load(std::memory_order_relaxed));
+}
+
+}  // namespace
+
+// Variable-size all-gather: the sizes travel with the entry barrier; a contribution that fits the
+// scratch goes through it, a larger one is read directly (and then a second barrier is needed).
+status collect(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
+  const core::call_record rec{teams::call_collect, 1, 0, 0};  // sizes may differ across PEs
+  const unsigned p = gr.scratch() ? gr.next_parity() : 0;
+  if (gr.scratch()) {
+    teams::area(*gr.t, core::g.my_pe)->meta[p][0] = nbytes;
+    if (nbytes <= teams::coll_bytes) std::memcpy(gr.scratch_of(gr.me, p), src, nbytes);
+  } else {
+    std::atomic_ref<long>(gr.psync[sizes_at]).store(static_cast<long>(nbytes), std::memory_order_relaxed);
+  }
+  SYMMEM_TRY(gr.sync(rec, call));
+  char *d = static_cast<char *>(dest);
+  bool direct = false;
+  for (int i = 0; i < gr.n; ++i) {
+    const size_t len = size_of(gr, i, p, call);
+    const bool in_scratch = gr.scratch() && len <= teams::coll_bytes;
+    direct = direct || !in_scratch;
+    if (in_scratch) {
+      std::memcpy(d, gr.scratch_of(i, p), len);
+    } else if (len != 0) {
+      std::memmove(d, i == gr.me ? src : peer(src, len, gr.world(i), call), len);
+    }
+    d += len;
+  }
+  if (!direct) {
+    return ok_status;
+  }
+  SYMMEM_TRY(gr.sync(exit_rec, call));
+  if (!gr.scratch()) {
+    std::atomic_ref<long>(gr.psync[sizes_at]).store(0, std::memory_order_relaxed);  // back to SHMEM_SYNC_VALUE
+  }
+  return ok_status;
+}
+
+status alltoall(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
+  const core::call_record rec{teams::call_alltoall, 1, nbytes, 0};
+  char *d = static_cast<char *>(dest);
+  const size_t me_off = static_cast<size_t>(gr.me) * nbytes;
+  // Copy-in only for small blocks: beyond ~1 KiB per block, the two copies through the scratch cost
+  // more than the second barrier of the direct path (measured: docs/collectives.md).
+  if (gr.scratch() && nbytes <= alltoall_copy_in_max && nbytes * static_cast<size_t>(gr.n) <= teams::coll_bytes) {
+    const unsigned p = gr.next_parity();
+    std::memcpy(gr.scratch_of(gr.me, p), src, nbytes * static_cast<size_t>(gr.n));
+    SYMMEM_TRY(gr.sync(rec, call));
+    for (int k = 0; k < gr.n; ++k) {
+      const int i = (gr.me + k) % gr.n;
+      std::memcpy(d + static_cast<size_t>(i) * nbytes, gr.scratch_of(i, p) + me_off, nbytes);
+    }
+    return ok_status;
+  }
+  SYMMEM_TRY(gr.sync(rec, call));
+  for (int k = 0; k < gr.n; ++k) {
+    const int i = (gr.me + k) % gr.n;
+    const char *s = static_cast<const char *>(src) + me_off;
+    std::memcpy(d + static_cast<size_t>(i) * nbytes, k == 0 ? s : peer(s, nbytes, gr.world(i), call), nbytes);
+  }
+  return gr.sync(exit_rec, call);
+}
+
+// Strided all-to-all: element k of the block for PE j sits at source[(j * nelems + k) * sst] and lands at
+// dest[(i * nelems + k) * dst] on PE j, for the sender i (OpenSHMEM 1.5, 9.9.8). Always direct read.
+status alltoalls(group &gr, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                 size_t esize, const char *call) {
+  if (dst < 1 || sst < 1) {
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  }
+  const core::call_record rec{teams::call_alltoalls, 1, nelems * esize,
+                              static_cast<uint64_t>(dst) ^ (static_cast<uint64_t>(sst) << 32)};
+  SYMMEM_TRY(gr.sync(rec, call));
+  const size_t total = static_cast<size_t>(gr.n) * nelems;
+  const size_t span = total == 0 ? 0 : ((total - 1) * static_cast<size_t>(sst) + 1) * esize;
+  char *d = static_cast<char *>(dest);
+  for (int k = 0; k < gr.n && nelems != 0; ++k) {
+    const int i = (gr.me + k) % gr.n;
+    const char *s = k == 0 ? static_cast<const char *>(src) : peer(src, span, gr.world(i), call);
+    for (size_t e = 0; e < nelems; ++e) {
+      const size_t from = (static_cast<size_t>(gr.me) * nelems + e) * static_cast<size_t>(sst) * esize;
+      const size_t to = (static_cast<size_t>(i) * nelems + e) * static_cast<size_t>(dst) * esize;
+      std::memcpy(d + to, s + from, esize);
+    }
+  }
+  return gr.sync(exit_rec, call);
+}
+
+}  // namespace symmem::coll

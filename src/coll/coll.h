@@ -1,0 +1,49 @@
+// symmem: collectives over a group of PEs: a team (OpenSHMEM 1.5) or an active set with a pSync
+// array (the deprecated 1.x forms). The algorithms work on bytes; typed routines (api.cpp,
+// reduce.cpp) only pick the element size and, for reductions, the combining function.
+#pragma once
+
+#include <cstddef>
+
+#include "teams/team.h"
+
+namespace symmem::coll {
+
+// Who takes part, and how they synchronise.
+struct group {
+  int n = 0;
+  int me = 0;
+  teams::team *t = nullptr;  // team form: epoch sync and scratch in the team's area
+  int start = 0;             // active-set form: world PE of index i is start + i * stride
+  int stride = 1;
+  long *psync = nullptr;
+
+  int world(int i) const { return t != nullptr ? t->world(i) : start + i * stride; }
+  bool scratch() const { return t != nullptr; }
+  // The scratch parity the next sync will use (team form only).
+  unsigned next_parity() const { return static_cast<unsigned>((t->epoch + 1) & 1); }
+  unsigned char *scratch_of(int i, unsigned parity) const { return teams::area(*t, world(i))->data[parity]; }
+  status sync(const core::call_record &rec, const char *call);
+};
+
+// The group of a team (nullptr-safe: reports and returns false for an invalid team).
+bool team_group(symmem_team_t h, group &gr, const char *call);
+// The group of an active set; fatal when the triplet is bad or this PE is not in it.
+group aset_group(int start, int log_stride, int size, long *psync, const char *call);
+
+// Element-wise combining function of a reduction: acc[i] = acc[i] op in[i], i < n.
+struct reducer {
+  size_t esize;
+  void (*combine)(void *acc, const void *in, size_t n);
+};
+
+status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root, const char *call);
+status fcollect(group &gr, void *dest, const void *src, size_t nbytes, const char *call);
+status collect(group &gr, void *dest, const void *src, size_t nbytes, const char *call);
+status alltoall(group &gr, void *dest, const void *src, size_t nbytes, const char *call);
+status alltoalls(group &gr, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                 size_t esize, const char *call);
+status reduce(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, uint32_t op_id,
+              const char *call);
+
+}  // namespace symmem::coll

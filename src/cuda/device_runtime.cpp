@@ -1,0 +1,226 @@
+// symmem: the runtime side of the device API: the device sync area, the device-state registry,
+// the *_on_stream host routines, host AMOs on a GPU heap, and completing a PE's GPU work.
+#include <cstring>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "core/state.h"
+#include "cuda/cu_api.h"
+#include "cuda/gpu.h"
+#include "cuda/kernels.h"
+#include "symmem/cuda.h"
+#include "symmem/detail/device_state.h"
+
+namespace symmem::cuda {
+namespace {
+
+std::mutex g_reg_mutex;
+std::vector<std::pair<symmem_device_state_update_fn, void *>> g_consumers;
+symmem_device_state g_state{};  // version 0 outside init..finalize
+CUdeviceptr g_ext_table = 0;    // peer table for jobs of more than SYMMEM_DEVICE_MAX_PES PEs
+std::mutex g_amo_mutex;
+uint64_t *g_amo_result = nullptr;  // host-mapped: the AMO kernel writes the old value here
+
+void publish() {
+  std::lock_guard<std::mutex> lock(g_reg_mutex);
+  for (auto &[fn, ctx] : g_consumers) fn(&g_state, ctx);
+}
+
+status fill_state(size_t sync_offset) {
+  const core::runtime_state &g = core::g;
+  g_state = symmem_device_state{};
+  g_state.my_pe = g.my_pe;
+  g_state.n_pes = g.n_pes;
+  g_state.gpu_scope_ok = gpu.gpu_scope_ok ? 1 : 0;
+  g_state.heap_base = g.heap_base;
+  g_state.heap_size = g.heap_size;
+  g_state.sync_offset = sync_offset;
+  g_state.sync_bytes = sizeof(symmem_device_sync);
+  g_state.spin_limit_ns = static_cast<uint64_t>(g.cfg.wait_timeout * 1e9);
+  std::vector<uint64_t> table(static_cast<size_t>(g.n_pes));
+  for (int p = 0; p < g.n_pes; ++p) {
+    table[static_cast<size_t>(p)] = reinterpret_cast<uint64_t>(g.peer_table[static_cast<size_t>(p)]);
+    if (p < SYMMEM_DEVICE_MAX_PES) g_state.peer_base[p] = table[static_cast<size_t>(p)];
+  }
+  if (g.n_pes > SYMMEM_DEVICE_MAX_PES) {
+    CUresult e = cu.cuMemAlloc(&g_ext_table, table.size() * sizeof(uint64_t));
+    if (e == CUDA_SUCCESS) e = cu.cuMemcpyHtoD(g_ext_table, table.data(), table.size() * sizeof(uint64_t));
+    if (e != CUDA_SUCCESS) return cu_fail(e, "init", "storing the device peer table", "use fewer PEs");
+    g_state.peer_base_ext = reinterpret_cast<uint64_t *>(g_ext_table);
+  }
+  g_state.version = SYMMEM_DEVICE_STATE_VERSION;
+  return ok_status;
+}
+
+symmem_device_sync *sync_area(int pe) {
+  return reinterpret_cast<symmem_device_sync *>(core::g.peer_table[static_cast<size_t>(pe)] + g_state.sync_offset);
+}
+
+bool gpu_heap(const char *call) {
+  core::require_init(call);
+  if (core::g.heap_on_cpu) {
+    fatal(call, "needs the symmetric heap in GPU memory, but this job's heap is in host memory (SYMMEM_HEAP=%s); "
+                "run with a GPU and SYMMEM_HEAP=auto or gpu",
+          core::g.cfg.heap_kind.c_str());
+  }
+  make_current();
+  return true;
+}
+
+void check_launch(int err, const char *call) {
+  if (err != 0) fatal(call, "launching the kernel failed: %s", launch_error_text(err));
+}
+
+void check_cu(CUresult e, const char *call, const char *what) {
+  if (e != CUDA_SUCCESS) fatal(call, "%s: %s", what, cu_text(e).c_str());
+}
+
+void stream_barrier(cudaStream_t stream, bool quiet, const char *call) {
+  gpu_heap(call);
+  barrier_args a{};
+  a.mine = sync_area(core::g.my_pe);
+  a.me = core::g.my_pe;
+  a.gpu_scope = g_state.gpu_scope_ok;
+  a.quiet = quiet ? 1 : 0;
+  a.limit_ns = g_state.spin_limit_ns;
+  const int n = core::g.n_pes;
+  for (int dist = 1; dist < n; dist <<= 1) {
+    a.partner[a.rounds++] = sync_area((a.me + dist) % n);
+  }
+  check_launch(launch_barrier(a, reinterpret_cast<CUstream>(stream)), call);
+}
+
+}  // namespace
+}  // namespace symmem::cuda
+
+using symmem::core::g;
+namespace sc = symmem::cuda;
+
+namespace symmem::core {
+
+// The device sync area is the heap's first allocation, so its offset is the same on every PE.
+status gpu_after_init() {
+  sc::make_current();
+  std::optional<size_t> off;
+  {
+    std::lock_guard lock(g.alloc_mutex);
+    off = g.alloc.allocate(sizeof(symmem_device_sync), 4096);
+  }
+  if (!off) {
+    return fail(SYMMEM_ERR_OUT_OF_MEMORY, "init", "the heap has no room for the device sync area; raise SYMMEM_SYMMETRIC_SIZE");
+  }
+  SYMMEM_TRY(g.heap->commit(*off, sizeof(symmem_device_sync)));
+  g.heap->zero(reinterpret_cast<void *>(g.heap_base + *off), sizeof(symmem_device_sync));
+  CUresult e = sc::cu.cuMemHostAlloc(reinterpret_cast<void **>(&sc::g_amo_result), 64,
+                              CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+  if (e != CUDA_SUCCESS) {
+    sc::g_amo_result = nullptr;
+    return sc::cu_fail(e, "init", "allocating the host-AMO result word", "check pinned-memory limits (ulimit -l)");
+  }
+  SYMMEM_TRY(sc::fill_state(*off));
+  sc::publish();
+  return ok_status;
+}
+
+void gpu_quiesce() {
+  sc::make_current();
+  CUresult e = sc::cu.cuCtxSynchronize();
+  if (e != CUDA_SUCCESS) {
+    fatal("barrier_all", "waiting for this PE's GPU work failed: %s (a kernel faulted or trapped; its message, if "
+                         "any, is above)",
+          sc::cu_text(e).c_str());
+  }
+}
+
+void gpu_before_teardown() {
+  sc::make_current();
+  (void)sc::cu.cuCtxSynchronize();
+  sc::g_state = symmem_device_state{};
+  sc::publish();
+  if (sc::g_ext_table != 0) (void)sc::cu.cuMemFree(sc::g_ext_table);
+  sc::g_ext_table = 0;
+  if (sc::g_amo_result != nullptr) (void)sc::cu.cuMemFreeHost(sc::g_amo_result);
+  sc::g_amo_result = nullptr;
+}
+
+// Host AMOs on a GPU heap (core/amo.cpp): a one-thread kernel with system-scope atomics on the
+// private stream, so they are atomic with respect to device AMOs, and never queue behind user work.
+uint64_t gpu_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) {
+  sc::make_current();
+  std::lock_guard<std::mutex> lock(sc::g_amo_mutex);
+  sc::check_launch(sc::launch_amo(op, target, size, is_float, a, b, sc::g_amo_result, sc::gpu.stream), "atomic");
+  sc::check_cu(sc::cu.cuStreamSynchronize(sc::gpu.stream), "atomic", "the atomic kernel failed");
+  return *static_cast<volatile uint64_t *>(sc::g_amo_result);
+}
+
+}  // namespace symmem::core
+
+extern "C" {
+
+void symmem_device_state_register(symmem_device_state_update_fn update, void *ctx) {
+  if (update == nullptr) return;
+  std::lock_guard<std::mutex> lock(sc::g_reg_mutex);
+  sc::g_consumers.emplace_back(update, ctx);
+  if (sc::g_state.version != 0) update(&sc::g_state, ctx);  // loaded after init (dlopen)
+}
+
+int symmem_heap_on_gpu(void) {
+  symmem::core::require_init("heap_on_gpu");
+  return g.heap_on_cpu ? 0 : 1;
+}
+
+int symmem_gpu_device(void) {
+  symmem::core::require_init("gpu_device");
+  return g.heap_on_cpu ? -1 : sc::gpu.ordinal;
+}
+
+void symmem_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
+  if (nbytes == 0 || !sc::gpu_heap("putmem_on_stream")) return;
+  char *d = symmem::core::translate(dest, nbytes, pe, "putmem_on_stream");
+  sc::check_cu(sc::cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(d), reinterpret_cast<CUdeviceptr>(source), nbytes,
+                             reinterpret_cast<CUstream>(stream)),
+               "putmem_on_stream", "enqueueing the copy");
+}
+
+void symmem_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
+  if (nbytes == 0 || !sc::gpu_heap("getmem_on_stream")) return;
+  const char *s = symmem::core::translate(source, nbytes, pe, "getmem_on_stream");
+  sc::check_cu(sc::cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dest), reinterpret_cast<CUdeviceptr>(s), nbytes,
+                             reinterpret_cast<CUstream>(stream)),
+               "getmem_on_stream", "enqueueing the copy");
+}
+
+// Puts enqueued on a stream (copies, kernels' stores) complete in stream order, and a kernel's
+// stores are visible system-wide when it ends: later work on the stream already sees them.
+void symmem_quiet_on_stream(cudaStream_t stream) {
+  (void)stream;
+  sc::gpu_heap("quiet_on_stream");
+}
+
+void symmem_barrier_all_on_stream(cudaStream_t stream) { sc::stream_barrier(stream, true, "barrier_all_on_stream"); }
+void symmem_sync_all_on_stream(cudaStream_t stream) { sc::stream_barrier(stream, false, "sync_all_on_stream"); }
+
+void symmem_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream) {
+  sc::gpu_heap("signal_wait_until_on_stream");
+  if (cmp < SYMMEM_CMP_EQ || cmp > SYMMEM_CMP_LE) {
+    symmem::fatal("signal_wait_until_on_stream", "comparison %d is not one of SYMMEM_CMP_EQ..LE (0..5)", cmp);
+  }
+  const uint64_t *sig = reinterpret_cast<const uint64_t *>(
+      symmem::core::translate(sig_addr, sizeof(uint64_t), g.my_pe, "signal_wait_until_on_stream"));
+  sc::check_launch(sc::launch_signal_wait(sig, cmp, cmp_value, sc::g_state.gpu_scope_ok, sc::g_state.spin_limit_ns,
+                                          g.my_pe, reinterpret_cast<CUstream>(stream)),
+                   "signal_wait_until_on_stream");
+}
+
+void symmem_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
+  sc::gpu_heap("signal_op_on_stream");
+  if (sig_op != SYMMEM_SIGNAL_SET && sig_op != SYMMEM_SIGNAL_ADD) {
+    symmem::fatal("signal_op_on_stream", "operation %d is neither SYMMEM_SIGNAL_SET nor SYMMEM_SIGNAL_ADD", sig_op);
+  }
+  uint64_t *t = reinterpret_cast<uint64_t *>(symmem::core::translate(sig_addr, sizeof(uint64_t), pe, "signal_op_on_stream"));
+  sc::check_launch(sc::launch_signal_op(t, signal, sig_op, sc::g_state.gpu_scope_ok, reinterpret_cast<CUstream>(stream)),
+                   "signal_op_on_stream");
+}
+
+}  // extern "C"

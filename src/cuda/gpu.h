@@ -1,0 +1,33 @@
+// symmem: what the CUDA parts of the library share (the GPU heap provider, the device-state
+// registry, the stream operations). Host C++ only: kernels live in kernels.cu behind kernels.h.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <string>
+
+#include "common/error.h"
+
+namespace symmem::cuda {
+
+// The GPU this PE uses, chosen at init (make_gpu_provider) and valid until finalize.
+struct gpu_info {
+  CUdevice dev = 0;
+  int ordinal = -1;
+  CUcontext ctx = nullptr;
+  CUstream stream = nullptr;  // private, non-blocking: host copies and AMOs never wait on user streams
+  bool gpu_scope_ok = false;  // every peer's heap is on this GPU
+  bool shared_gpu = false;    // another PE of this host uses the same GPU
+  char bus_id[32] = {};
+};
+extern gpu_info gpu;
+
+// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)"
+std::string cu_text(CUresult r);
+// fail() for a driver call: "<what>: <driver call> failed: <text>; <fix>".
+status cu_fail(CUresult r, const char *call, const char *what, const char *fix);
+// Makes this PE's context current on the calling thread (host API calls may come from any thread).
+void make_current();
+
+}  // namespace symmem::cuda

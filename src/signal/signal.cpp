@@ -1,0 +1,86 @@
+// symmem: put-with-signal and signal waits (OpenSHMEM 1.5, 9.8).
+//
+// The data goes first (memcpy into the peer's mapping), then the signal word is updated with
+// release order, so a PE that sees the signal (acquire) sees the data: the ordering OpenSHMEM
+// requires between the put and its signal. The _nbi forms complete at once on this transport.
+#include <atomic>
+#include <cstring>
+
+#include "core/state.h"
+#include "core/wait.h"
+
+namespace symmem::sig {
+namespace {
+
+void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, uint64_t signal, int op, int pe,
+                const char *call) {
+  if (op != SYMMEM_SIGNAL_SET && op != SYMMEM_SIGNAL_ADD) {
+    fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD (%d)", op, SYMMEM_SIGNAL_SET,
+          SYMMEM_SIGNAL_ADD);
+  }
+  if (nbytes != 0) {
+    symmem_putmem(dest, src, nbytes, pe);
+  }
+  auto *s = reinterpret_cast<uint64_t *>(core::translate(sig_addr, sizeof(uint64_t), pe, call));
+  std::atomic_ref<uint64_t> word(*s);
+  if (op == SYMMEM_SIGNAL_SET) {
+    word.store(signal, std::memory_order_release);
+  } else {
+    word.fetch_add(signal, std::memory_order_acq_rel);
+  }
+}
+
+bool holds(uint64_t v, int cmp, uint64_t value, const char *call) {
+  switch (cmp) {
+    case SYMMEM_CMP_EQ: return v == value;
+    case SYMMEM_CMP_NE: return v != value;
+    case SYMMEM_CMP_GT: return v > value;
+    case SYMMEM_CMP_GE: return v >= value;
+    case SYMMEM_CMP_LT: return v < value;
+    case SYMMEM_CMP_LE: return v <= value;
+    default: fatal(call, "comparison %d is not one of SHMEM_CMP_EQ, NE, GT, GE, LT, LE (0..5)", cmp);
+  }
+}
+
+}  // namespace
+}  // namespace symmem::sig
+
+using namespace symmem;
+using namespace symmem::sig;
+
+extern "C" {
+
+void symmem_putmem_signal(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+                          int sig_op, int pe) {
+  put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, "putmem_signal");
+}
+
+void symmem_putmem_signal_nbi(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+                              int sig_op, int pe) {
+  put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, "putmem_signal_nbi");
+}
+
+uint64_t symmem_signal_fetch(const uint64_t *sig_addr) {
+  core::require_init("signal_fetch");
+  return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(sig_addr)).load(std::memory_order_acquire);
+}
+
+uint64_t symmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
+  const char *call = "signal_wait_until";
+  core::require_init(call);
+  std::atomic_ref<uint64_t> word(*sig_addr);
+  uint64_t v = word.load(std::memory_order_acquire);
+  if (holds(v, cmp, cmp_value, call)) {
+    return v;
+  }
+  core::spin_wait w(call, [sig_addr, cmp_value] {
+    return strfmt("the signal at %p to compare with %llu (it holds %llu)", static_cast<void *>(sig_addr),
+                  static_cast<unsigned long long>(cmp_value), static_cast<unsigned long long>(*sig_addr));
+  });
+  while (!holds(v = word.load(std::memory_order_acquire), cmp, cmp_value, call)) {
+    w.pause();
+  }
+  return v;
+}
+
+}  // extern "C"

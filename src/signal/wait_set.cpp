@@ -1,0 +1,143 @@
+// symmem: point-to-point waits on sets of variables (OpenSHMEM 1.5, 9.10: wait_until_all, _any,
+// _some, their _vector forms, and the test_ forms). An element whose status entry is non-zero is
+// left out; every wait is bounded (spin_wait) and names the variables it waited for.
+#include <atomic>
+#include <cstdint>
+
+#include "core/state.h"
+#include "core/wait.h"
+
+namespace symmem::sig {
+namespace {
+
+template <typename T>
+bool holds(T v, int cmp, T value, const char *call) {
+  switch (cmp) {
+    case SYMMEM_CMP_EQ: return v == value;
+    case SYMMEM_CMP_NE: return v != value;
+    case SYMMEM_CMP_GT: return v > value;
+    case SYMMEM_CMP_GE: return v >= value;
+    case SYMMEM_CMP_LT: return v < value;
+    case SYMMEM_CMP_LE: return v <= value;
+    default: fatal(call, "comparison %d is not one of SHMEM_CMP_EQ, NE, GT, GE, LT, LE (0..5)", cmp);
+  }
+}
+
+// Element i's comparison value: one for all, or the i-th of a vector.
+template <typename T>
+struct target {
+  T one;
+  const T *vec;
+  T at(size_t i) const { return vec != nullptr ? vec[i] : one; }
+};
+
+template <typename T>
+target<T> mk(T v) { return target<T>{v, nullptr}; }
+template <typename T>
+target<T> mk(const T *v) { return target<T>{T(), v}; }
+
+template <typename T>
+bool ok_at(T *ivars, size_t i, int cmp, const target<T> &v, const char *call) {
+  return holds(std::atomic_ref<T>(ivars[i]).load(std::memory_order_acquire), cmp, v.at(i), call);
+}
+
+inline bool active(const int *status, size_t i) { return status == nullptr || status[i] == 0; }
+
+template <typename T>
+int test_all(T *ivars, size_t n, const int *status, int cmp, const target<T> &v, const char *call) {
+  for (size_t i = 0; i < n; ++i) {
+    if (active(status, i) && !ok_at(ivars, i, cmp, v, call)) return 0;
+  }
+  return 1;
+}
+
+template <typename T>
+size_t test_any(T *ivars, size_t n, const int *status, int cmp, const target<T> &v, const char *call) {
+  for (size_t i = 0; i < n; ++i) {
+    if (active(status, i) && ok_at(ivars, i, cmp, v, call)) return i;
+  }
+  return SIZE_MAX;
+}
+
+template <typename T>
+size_t test_some(T *ivars, size_t n, size_t *indices, const int *status, int cmp, const target<T> &v,
+                 const char *call) {
+  size_t found = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (active(status, i) && ok_at(ivars, i, cmp, v, call)) indices[found++] = i;
+  }
+  return found;
+}
+
+bool any_active(size_t n, const int *status) {
+  for (size_t i = 0; i < n; ++i) {
+    if (active(status, i)) return true;
+  }
+  return false;
+}
+
+// Spins until `done()` holds, bounded like every wait.
+template <typename F>
+void wait_for(const void *ivars, size_t n, const char *call, F &&done) {
+  if (done()) return;
+  core::spin_wait w(call, [ivars, n] {
+    return strfmt("the %zu variables at %p to meet the comparison", n, ivars);
+  });
+  while (!done()) w.pause();
+}
+
+}  // namespace
+}  // namespace symmem::sig
+
+using namespace symmem;
+using namespace symmem::sig;
+
+extern "C" {
+
+#define SYMMEM_DEF_P2P_SET_FORMS(T, N, SUFFIX, VT)                                                 \
+  void symmem_##N##_wait_until_all##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {       \
+    const char *call = #N "_wait_until_all" #SUFFIX;                                                    \
+    core::require_init(call);                                                                            \
+    const target<T> t = mk<T>(v);                                                                            \
+    wait_for(ivars, n, call, [&] { return test_all(ivars, n, status, cmp, t, call) != 0; });             \
+  }                                                                                                      \
+  size_t symmem_##N##_wait_until_any##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {     \
+    const char *call = #N "_wait_until_any" #SUFFIX;                                                    \
+    core::require_init(call);                                                                            \
+    if (!any_active(n, status)) return SIZE_MAX;                                                         \
+    const target<T> t = mk<T>(v);                                                                            \
+    size_t at = SIZE_MAX;                                                                                \
+    wait_for(ivars, n, call, [&] { return (at = test_any(ivars, n, status, cmp, t, call)) != SIZE_MAX; }); \
+    return at;                                                                                           \
+  }                                                                                                      \
+  size_t symmem_##N##_wait_until_some##SUFFIX(T *ivars, size_t n, size_t *indices, const int *status, int cmp, \
+                                              VT v) {                                                    \
+    const char *call = #N "_wait_until_some" #SUFFIX;                                                   \
+    core::require_init(call);                                                                            \
+    if (!any_active(n, status)) return 0;                                                                \
+    const target<T> t = mk<T>(v);                                                                            \
+    size_t found = 0;                                                                                    \
+    wait_for(ivars, n, call, [&] { return (found = test_some(ivars, n, indices, status, cmp, t, call)) != 0; }); \
+    return found;                                                                                        \
+  }                                                                                                      \
+  int symmem_##N##_test_all##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {              \
+    core::require_init(#N "_test_all" #SUFFIX);                                                          \
+    return test_all(ivars, n, status, cmp, mk<T>(v), #N "_test_all" #SUFFIX);                                \
+  }                                                                                                      \
+  size_t symmem_##N##_test_any##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {           \
+    core::require_init(#N "_test_any" #SUFFIX);                                                          \
+    return test_any(ivars, n, status, cmp, mk<T>(v), #N "_test_any" #SUFFIX);                                \
+  }                                                                                                      \
+  size_t symmem_##N##_test_some##SUFFIX(T *ivars, size_t n, size_t *indices, const int *status, int cmp, VT v) { \
+    core::require_init(#N "_test_some" #SUFFIX);                                                         \
+    return test_some(ivars, n, indices, status, cmp, mk<T>(v), #N "_test_some" #SUFFIX);                     \
+  }
+
+#define SYMMEM_DEF_P2P_SET(T, N)                                                                         \
+  SYMMEM_DEF_P2P_SET_FORMS(T, N, , T)                                                                    \
+  SYMMEM_DEF_P2P_SET_FORMS(T, N, _vector, const T *)
+SYMMEM_P2P_SYNC_TYPES(SYMMEM_DEF_P2P_SET)
+#undef SYMMEM_DEF_P2P_SET
+#undef SYMMEM_DEF_P2P_SET_FORMS
+
+}  // extern "C"

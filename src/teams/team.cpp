@@ -1,0 +1,291 @@
+// symmem: team creation, queries and destruction.
+//
+// Slot agreement (how a new team gets the same slot on every member, without a coordinator): every
+// PE of the parent contributes its bitmap of live slots and, per slot, the last epoch it used
+// there; one all-gather over the parent's scratch gives everyone the same inputs, so everyone picks
+// the same lowest slot free on all of them and starts the team's epochs above every old epoch of
+// that slot. PEs outside the new team only take part in the all-gather.
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+#include "core/sync.h"
+#include "teams/team.h"
+
+using symmem::core::g;
+
+namespace symmem::teams {
+namespace {
+
+symmem_team_s pool[max_teams];
+
+struct pool_state {
+  std::mutex mutex;
+  std::atomic<uint64_t> nonce{0};    // the job (g.nonce) the pool was set up for
+  uint64_t used = 0;                 // live slots on this PE
+  uint64_t last_epoch[max_teams]{};  // epoch reached on each slot, kept after destroy
+} ps;
+
+void set_members(team &t, int slot, std::vector<int> pes) {
+  t.live = true;
+  t.slot = slot;
+  t.pes = std::move(pes);
+  t.size = static_cast<int>(t.pes.size());
+  t.my_idx = -1;
+  t.all_local = true;
+  for (int i = 0; i < t.size; ++i) {
+    if (t.pes[static_cast<size_t>(i)] == g.my_pe) t.my_idx = i;
+    if (g.local_rank_of[static_cast<size_t>(t.pes[static_cast<size_t>(i)])] < 0) t.all_local = false;
+  }
+  t.config = symmem_team_config_t{0};
+  t.config_mask = 0;
+  ps.used |= uint64_t{1} << slot;
+}
+
+// First use in a job: WORLD (slot 0) and SHARED (slot 1) exist, every other slot is free.
+void setup_pool() {
+  std::lock_guard<std::mutex> lock(ps.mutex);
+  if (ps.nonce.load(std::memory_order_acquire) == g.nonce) {
+    return;
+  }
+  for (team &t : pool) {
+    t = symmem_team_s{};
+  }
+  ps.used = 0;
+  std::fill(std::begin(ps.last_epoch), std::end(ps.last_epoch), 0);
+  std::vector<int> world(static_cast<size_t>(g.n_pes));
+  std::vector<int> shared;
+  for (int p = 0; p < g.n_pes; ++p) {
+    world[static_cast<size_t>(p)] = p;
+    if (g.local_rank_of[static_cast<size_t>(p)] >= 0) shared.push_back(p);
+  }
+  set_members(pool[0], 0, std::move(world));
+  set_members(pool[1], 1, std::move(shared));
+  ps.nonce.store(g.nonce, std::memory_order_release);
+}
+
+void ensure_pool(const char *call) {
+  core::require_init(call);
+  if (SYMMEM_UNLIKELY(ps.nonce.load(std::memory_order_acquire) != g.nonce)) {
+    setup_pool();
+  }
+}
+
+struct slot_info {
+  uint64_t used;
+  uint64_t last_epoch[max_teams];
+};
+
+// Agrees on a free slot and its epoch base over `parent` (collective over the parent).
+status agree_slot(team &parent, const core::call_record &rec, int &slot, uint64_t &base, const char *call) {
+  slot_info mine{};
+  {
+    std::lock_guard<std::mutex> lock(ps.mutex);
+    mine.used = ps.used;
+    std::copy(std::begin(ps.last_epoch), std::end(ps.last_epoch), mine.last_epoch);
+  }
+  std::vector<slot_info> all(static_cast<size_t>(parent.size));
+  SYMMEM_TRY(allgather_small(parent, &mine, sizeof mine, all.data(), rec, call));
+  uint64_t used = 0;
+  for (const slot_info &s : all) used |= s.used;
+  slot = -1;
+  for (int s = 2; s < max_teams && slot < 0; ++s) {
+    if (!(used & (uint64_t{1} << s))) slot = s;
+  }
+  if (slot < 0) {
+    return fail(SYMMEM_ERR_OUT_OF_MEMORY, call,
+                "no free team slot: every PE can be in at most %d teams at once (WORLD and SHARED included); "
+                "destroy teams you no longer use",
+                max_teams);
+  }
+  base = 0;
+  for (const slot_info &s : all) base = std::max(base, s.last_epoch[slot]);
+  base += 2;  // above any flag still in the slot (a partner runs at most one epoch ahead)
+  return ok_status;
+}
+
+void apply_config(team &t, const symmem_team_config_t *config, long mask) {
+  if (config != nullptr && (mask & SYMMEM_TEAM_NUM_CONTEXTS)) {
+    t.config.num_contexts = config->num_contexts;
+    t.config_mask = SYMMEM_TEAM_NUM_CONTEXTS;
+  }
+}
+
+// Creates the team whose members are the parent indices `members` (the same list on every member;
+// empty on PEs outside it). Collective over the parent.
+status split(team &parent, const std::vector<int> &members, const symmem_team_config_t *config, long mask,
+             const core::call_record &rec, symmem_team_t *out, const char *call) {
+  *out = SYMMEM_TEAM_INVALID;
+  if (!parent.all_local) {
+    return fail(SYMMEM_ERR_NOT_ACCESSIBLE, call,
+                "the parent team has PEs on other hosts; team creation needs a network transport, which this build "
+                "lacks (split SHMEM_TEAM_SHARED instead)");
+  }
+  int slot = 0;
+  uint64_t base = 0;
+  SYMMEM_TRY(agree_slot(parent, rec, slot, base, call));
+  if (members.empty()) {
+    return ok_status;
+  }
+  std::vector<int> pes;
+  for (int idx : members) pes.push_back(parent.world(idx));
+  std::lock_guard<std::mutex> lock(ps.mutex);
+  team &t = pool[slot];
+  set_members(t, slot, std::move(pes));
+  t.epoch = base;
+  t.bcast_base = t.bcast_seq = base << 32;  // above every sequence number an older team left in the slot
+  ps.last_epoch[slot] = base;
+  apply_config(t, config, mask);
+  *out = &t;
+  return ok_status;
+}
+
+}  // namespace
+
+team *lookup(symmem_team_t h, const char *call) {
+  ensure_pool(call);
+  if (h == nullptr) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "the team is SHMEM_TEAM_INVALID; pass a team from a split that "
+                                                  "included this PE");
+    return nullptr;
+  }
+  if (h < pool || h >= pool + max_teams || !h->live) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
+               "%p is not a live team (destroyed, or not a team handle); pass SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED or "
+               "a team from a split",
+               static_cast<void *>(h));
+    return nullptr;
+  }
+  return h;
+}
+
+team &lookup_or_die(symmem_team_t h, const char *call) {
+  team *t = lookup(h, call);
+  if (t == nullptr) {
+    fatal(call, "%s", last_error().c_str());
+  }
+  return *t;
+}
+
+}  // namespace symmem::teams
+
+using namespace symmem;
+using namespace symmem::teams;
+
+extern "C" {
+
+symmem_team_t const symmem_team_world = &pool[0];
+symmem_team_t const symmem_team_shared = &pool[1];
+
+int symmem_team_my_pe(symmem_team_t h) {
+  ensure_pool("team_my_pe");
+  return (h >= pool && h < pool + max_teams && h->live) ? h->my_idx : -1;
+}
+
+int symmem_team_n_pes(symmem_team_t h) {
+  ensure_pool("team_n_pes");
+  return (h >= pool && h < pool + max_teams && h->live) ? h->size : -1;
+}
+
+int symmem_team_get_config(symmem_team_t h, long mask, symmem_team_config_t *config) {
+  team *t = lookup(h, "team_get_config");
+  if (t == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
+  if (config != nullptr && (mask & SYMMEM_TEAM_NUM_CONTEXTS)) {
+    config->num_contexts = t->config.num_contexts;
+  }
+  return SYMMEM_SUCCESS;
+}
+
+int symmem_team_translate_pe(symmem_team_t src, int src_pe, symmem_team_t dest) {
+  ensure_pool("team_translate_pe");
+  auto ok = [](symmem_team_t h) { return h >= pool && h < pool + max_teams && h->live; };
+  if (!ok(src) || !ok(dest) || src_pe < 0 || src_pe >= src->size) {
+    return -1;
+  }
+  const int world = src->world(src_pe);
+  for (int i = 0; i < dest->size; ++i) {
+    if (dest->world(i) == world) return i;
+  }
+  return -1;
+}
+
+int symmem_team_split_strided(symmem_team_t parent, int start, int stride, int size,
+                              const symmem_team_config_t *config, long config_mask, symmem_team_t *new_team) {
+  const char *call = "team_split_strided";
+  if (new_team != nullptr) *new_team = SYMMEM_TEAM_INVALID;
+  team *p = lookup(parent, call);
+  if (p == nullptr || new_team == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
+  const long last = static_cast<long>(start) + static_cast<long>(stride) * (size - 1);
+  if (size < 1 || start < 0 || start >= p->size || last < 0 || last >= p->size || (stride == 0 && size > 1)) {
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
+                "start %d, stride %d, size %d do not name distinct PEs of the parent team (PEs 0..%d); fix the "
+                "triplet",
+                start, stride, size, p->size - 1)
+        .code();
+  }
+  std::vector<int> members;
+  for (int i = 0; i < size; ++i) members.push_back(start + i * stride);
+  if (std::find(members.begin(), members.end(), p->my_idx) == members.end()) members.clear();
+  core::call_record rec{call_team_split, 1,
+                        static_cast<uint32_t>(start) | (static_cast<uint64_t>(static_cast<uint32_t>(stride)) << 32),
+                        static_cast<uint64_t>(size)};
+  return split(*p, members, config, config_mask, rec, new_team, call).code();
+}
+
+int symmem_team_split_2d(symmem_team_t parent, int xrange, const symmem_team_config_t *xconf, long xmask,
+                         symmem_team_t *xteam, const symmem_team_config_t *yconf, long ymask, symmem_team_t *yteam) {
+  const char *call = "team_split_2d";
+  if (xteam != nullptr) *xteam = SYMMEM_TEAM_INVALID;
+  if (yteam != nullptr) *yteam = SYMMEM_TEAM_INVALID;
+  team *p = lookup(parent, call);
+  if (p == nullptr || xteam == nullptr || yteam == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
+  if (xrange < 1) {
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "xrange %d must be at least 1", xrange).code();
+  }
+  const int n = p->size;
+  const int xr = std::min(xrange, n);
+  const int me = p->my_idx;
+  std::vector<int> xs, ys;
+  for (int i = (me / xr) * xr; i < std::min((me / xr + 1) * xr, n); ++i) xs.push_back(i);
+  for (int i = me % xr; i < n; i += xr) ys.push_back(i);
+  core::call_record rec{call_team_split_2d, 1, static_cast<uint64_t>(xrange), 0};
+  status st = split(*p, xs, xconf, xmask, rec, xteam, call);
+  if (st.ok()) st = split(*p, ys, yconf, ymask, rec, yteam, call);
+  return st.code();
+}
+
+void symmem_team_destroy(symmem_team_t h) {
+  const char *call = "team_destroy";
+  team *t = lookup(h, call);
+  if (t == nullptr) return;
+  if (t->slot < 2) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed; "
+                                                  "nothing was done");
+    return;
+  }
+  // A sync first: no member may still read this PE's scratch of the team when the slot is reused.
+  core::call_record rec{call_team_destroy, 1, 0, 0};
+  if (!sync(*t, rec, call).ok()) {
+    fatal(call, "the team's PEs are out of step in their collective calls (see above); ending the job");
+  }
+  std::lock_guard<std::mutex> lock(ps.mutex);
+  ps.last_epoch[t->slot] = t->epoch;
+  ps.used &= ~(uint64_t{1} << t->slot);
+  t->live = false;
+  t->pes.clear();
+}
+
+void *symmem_team_ptr(symmem_team_t h, const void *dest, int pe) {
+  team *t = lookup(h, "team_ptr");
+  if (t == nullptr || pe < 0 || pe >= t->size) return nullptr;
+  return symmem_ptr(dest, t->world(pe));
+}
+
+int symmem_team_sync(symmem_team_t h) {
+  team *t = lookup(h, "team_sync");
+  if (t == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
+  core::call_record rec{call_team_sync, 1, 0, 0};
+  return sync(*t, rec, "team_sync").code();
+}
+
+}  // extern "C"

@@ -1,0 +1,89 @@
+// symmem: teams. A team is an ordered set of world PEs; every team owns one "slot" of each member's
+// control segment (sync flags, call records and collective scratch). A team's slot index is agreed
+// by its members when it is created, so the same index names the team's area on every member.
+// Team handles point into a fixed pool indexed by slot: WORLD is slot 0, SHARED slot 1.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "core/state.h"
+#include "symmem/symmem.h"
+
+namespace symmem::teams {
+
+inline constexpr int max_teams = 64;     // slots; a PE is a member of at most this many teams at once
+inline constexpr int team_rounds = 16;   // dissemination rounds: teams of up to 65536 PEs
+inline constexpr size_t coll_bytes = size_t{28} << 10;  // per-PE small-message scratch, per parity
+inline constexpr size_t bcast_bytes = 2048;              // the no-barrier broadcast, per parity
+
+// One team's area in a PE's control segment.
+struct team_area {
+  core::sync_slot slots[2][team_rounds];  // [epoch parity][round], written by the round's partner
+  alignas(64) core::call_record record[2];  // this PE's current call, by parity (argument check)
+  alignas(64) uint64_t meta[2][8];          // small per-call values (collect sizes), by parity
+  alignas(64) unsigned char data[2][coll_bytes];  // small-message scratch, by parity
+  alignas(64) std::atomic<uint64_t> bcast_flag;   // the last small broadcast this PE sent as root
+  alignas(64) std::atomic<uint64_t> bcast_ack;    // the last small broadcast this PE has finished
+  alignas(64) unsigned char bcast_data[2][bcast_bytes];  // its data, by sequence parity
+};
+static_assert(core::ctrl_scratch_offset + max_teams * sizeof(team_area) <= core::ctrl_bytes,
+              "team areas must fit in the control segment");
+
+}  // namespace symmem::teams
+
+struct symmem_team_s {
+  bool live = false;
+  int slot = 0;
+  int size = 0;
+  int my_idx = -1;
+  bool all_local = true;  // every member is node-local (collectives need it)
+  uint64_t epoch = 0;     // syncs done by this PE on this team (agreed base at creation)
+  uint64_t bcast_base = 0;  // small broadcasts are numbered from here (epoch base << 32)
+  uint64_t bcast_seq = 0;   // the last small broadcast on this team
+  std::vector<int> pes;   // world PE of each team index
+  symmem_team_config_t config{0};
+  long config_mask = 0;
+
+  int world(int idx) const { return pes[static_cast<size_t>(idx)]; }
+};
+
+namespace symmem::teams {
+
+using team = symmem_team_s;
+
+// The team's area in world PE `pe`'s control segment (pe must be node-local).
+inline team_area *area(const team &t, int pe) {
+  return reinterpret_cast<team_area *>(core::g.ctrl_table[static_cast<size_t>(pe)] + core::ctrl_scratch_offset) +
+         t.slot;
+}
+
+// The live team behind a handle, or nullptr (with the error reported) when the handle is invalid.
+team *lookup(symmem_team_t h, const char *call);
+// The same, fatal instead (for routines that cannot report).
+team &lookup_or_die(symmem_team_t h, const char *call);
+
+// Dissemination barrier over the team that also compares the members' call records (see sync.cpp).
+status sync(team &t, const core::call_record &rec, const char *call);
+
+// Byte-level all-gather over the team's scratch (each PE gives `n` <= coll_bytes bytes; `out` gets
+// size * n bytes in team order). Local buffers, one sync. Used by team creation.
+status allgather_small(team &t, const void *in, size_t n, void *out, const core::call_record &rec, const char *call);
+
+// Names of this layer's collective calls, for the argument-check messages.
+enum call : uint32_t {
+  call_team_sync = core::call_user_first,
+  call_team_split,
+  call_team_split_2d,
+  call_team_destroy,
+  call_broadcast,
+  call_collect,
+  call_fcollect,
+  call_alltoall,
+  call_alltoalls,
+  call_reduce,
+  call_exit,
+};
+
+}  // namespace symmem::teams

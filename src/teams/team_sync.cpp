@@ -1,0 +1,132 @@
+// symmem: the team barrier, the one synchronisation every team collective rides on.
+//
+// Dissemination barrier (Hensgen, Finkel & Manber, "Two algorithms for barrier synchronization",
+// 1988) over the team's indices: in round k, index i signals index (i + 2^k) mod n in that PE's
+// team area and waits for (i - 2^k) mod n. Like the world barrier in core/sync.cpp, each signal
+// carries the min and max fingerprint of the members' call records, so checking that every member
+// made the same call with the same arguments costs no extra round. Flags are double-buffered by
+// epoch parity; a team's epochs start from a base agreed at creation (team.cpp), so a reused slot
+// never sees a stale epoch that matches.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <map>
+
+#include "core/sync.h"
+#include "core/wait.h"
+#include "teams/team.h"
+
+namespace symmem::teams {
+namespace {
+
+uint64_t mix(uint64_t x) {  // splitmix64 finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+uint64_t fingerprint(const core::call_record &r) { return mix(mix(mix(r.call) ^ r.a) ^ r.b); }
+
+status report_mismatch(const team &t, unsigned parity, const char *call) {
+  std::map<std::string, std::string> groups;  // description -> team PEs
+  for (int i = 0; i < t.size; ++i) {
+    core::call_record r = area(t, t.world(i))->record[parity];
+    std::string &who = groups[core::describe_call(r)];
+    who += (who.empty() ? "" : ",") + std::to_string(i);
+  }
+  std::string text;
+  for (auto &[desc, who] : groups) {
+    text += (text.empty() ? "" : "; ") + std::string("team PEs ") + who + " called " + desc;
+  }
+  return fail(SYMMEM_ERR_MISMATCH, call,
+              "collective calls differ across the PEs of a team of %d: %s; every team member must make the same "
+              "collective calls with the same arguments, in the same order",
+              t.size, text.c_str());
+}
+
+void wait_flag(const core::sync_slot &in, uint64_t epoch, const team &t, int from, const char *call) {
+  if (in.epoch.load(std::memory_order_acquire) == epoch) {
+    return;
+  }
+  int world = t.world(from);
+  core::spin_wait w(call, [world, from] {
+    return strfmt("PE %d (team PE %d) to reach the same collective call", world, from);
+  });
+  while (in.epoch.load(std::memory_order_acquire) != epoch) {
+    w.pause();
+  }
+}
+
+}  // namespace
+
+status sync(team &t, const core::call_record &rec, const char *call) {
+  const uint64_t epoch = ++t.epoch;
+  const int n = t.size;
+  if (n == 1) {
+    return ok_status;
+  }
+  if (SYMMEM_UNLIKELY(!t.all_local)) {
+    return fail(SYMMEM_ERR_NOT_ACCESSIBLE, call,
+                "the team has PEs on other hosts; collectives across hosts need a network transport, which this "
+                "build lacks (use SHMEM_TEAM_SHARED or a team split from it)");
+  }
+  const unsigned parity = epoch & 1;
+  const int me = t.my_idx;
+  team_area *mine = area(t, core::g.my_pe);
+  const bool check = core::g.cfg.check_args;
+  uint64_t lo = check ? fingerprint(rec) : 0;
+  uint64_t hi = lo;
+  if (check) {
+    mine->record[parity] = rec;
+  }
+  for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
+    core::sync_slot &out = area(t, t.world((me + dist) % n))->slots[parity][k];
+    std::atomic_ref<uint64_t>(out.lo).store(lo, std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(out.hi).store(hi, std::memory_order_relaxed);
+    out.epoch.store(epoch, std::memory_order_release);
+    core::sync_slot &in = mine->slots[parity][k];
+    wait_flag(in, epoch, t, (me - dist + n) % n, call);
+    lo = std::min(lo, std::atomic_ref<uint64_t>(in.lo).load(std::memory_order_relaxed));
+    hi = std::max(hi, std::atomic_ref<uint64_t>(in.hi).load(std::memory_order_relaxed));
+  }
+  if (lo != hi) {
+    return report_mismatch(t, parity, call);
+  }
+  return ok_status;
+}
+
+status allgather_small(team &t, const void *in, size_t n, void *out, const core::call_record &rec, const char *call) {
+  const unsigned parity = (t.epoch + 1) & 1;
+  std::memcpy(area(t, core::g.my_pe)->data[parity], in, n);
+  SYMMEM_TRY(sync(t, rec, call));
+  for (int i = 0; i < t.size; ++i) {
+    std::memcpy(static_cast<char *>(out) + static_cast<size_t>(i) * n, area(t, t.world(i))->data[parity], n);
+  }
+  return ok_status;
+}
+
+}  // namespace symmem::teams
+
+namespace symmem::core {
+
+// Names this layer's calls in the argument-check messages of core/sync.cpp.
+const char *user_call_name(uint32_t id) {
+  switch (id) {
+    case teams::call_team_sync: return "team_sync";
+    case teams::call_team_split: return "team_split_strided";
+    case teams::call_team_split_2d: return "team_split_2d";
+    case teams::call_team_destroy: return "team_destroy";
+    case teams::call_broadcast: return "broadcast";
+    case teams::call_collect: return "collect";
+    case teams::call_fcollect: return "fcollect";
+    case teams::call_alltoall: return "alltoall";
+    case teams::call_alltoalls: return "alltoalls";
+    case teams::call_reduce: return "reduce";
+    case teams::call_exit: return "the end of a collective";
+    default: return nullptr;
+  }
+}
+
+}  // namespace symmem::core

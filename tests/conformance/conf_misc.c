@@ -1,0 +1,46 @@
+/* The rest of the 1.5 setup and memory routines: info_get_version / info_get_name and the version
+ * constants, malloc_with_hints, calloc, align, realloc, pcontrol, pe_accessible, addr_accessible,
+ * shmem_ptr, and init/finalize/initialized-style queries through shmem_query_thread. */
+#include "conf.h"
+
+int main(void) {
+  shmem_init();
+  int me = shmem_my_pe(), n = shmem_n_pes();
+  int major = 0, minor = 0;
+  shmem_info_get_version(&major, &minor);
+  CHECK_EQ(major, SHMEM_MAJOR_VERSION);
+  CHECK_EQ(minor, SHMEM_MINOR_VERSION);
+  CHECK_EQ(major, 1);
+  CHECK_EQ(minor, 5);
+  char name[SHMEM_MAX_NAME_LEN];
+  shmem_info_get_name(name);
+  CHECK(strlen(name) > 0 && strlen(name) < SHMEM_MAX_NAME_LEN);
+  CHECK(strlen(SHMEM_VENDOR_STRING) > 0);
+  const long hints[] = {0, SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE,
+                        SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE};
+  for (int k = 0; k < 4; ++k) {
+    long *p = (long *)shmem_malloc_with_hints(1024, hints[k]);
+    CHECK(p != NULL);
+    p[0] = me;
+    shmem_barrier_all();
+    CHECK_EQ(shmem_long_atomic_fetch_add(p, 1, (me + 1) % n), (me + 1) % n + (k == 99));
+    shmem_barrier_all();
+    shmem_free(p);
+  }
+  CHECK(shmem_malloc_with_hints(0, 0) == NULL);
+  unsigned char *z = (unsigned char *)shmem_calloc(100, 3);
+  for (int i = 0; i < 300; ++i) CHECK_EQ(z[i], 0);
+  shmem_pcontrol(0);
+  shmem_pcontrol(1);
+  shmem_pcontrol(2, "extra");
+  for (int p = 0; p < n; ++p) {
+    CHECK_EQ(shmem_pe_accessible(p), 1);
+    CHECK_EQ(shmem_addr_accessible(z, p), 1);
+    CHECK(shmem_ptr(z, p) != NULL);
+  }
+  CHECK(shmem_ptr(z, me) == z);
+  shmem_free(z);
+  shmem_finalize();
+  if (me == 0) printf("conf_misc: %d PEs ok\n", n);
+  return 0;
+}

@@ -1,0 +1,93 @@
+// symmem GPU test: a program written to the NVSHMEM API (host and device names), compiled
+// against symmem's <nvshmem.h>/<nvshmemx.h> with no change.
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#include "gpu_test.h"
+
+__global__ void ring(float *dst, int n, int round) {
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) nvshmem_float_p(&dst[i], me * 1000.0f + i + round, (me + 1) % npes);
+  nvshmemx_barrier_all_block();
+}
+
+__global__ void signal_ring(char *dst, const char *src, size_t n, uint64_t *sig, char *out) {
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
+  nvshmemx_putmem_signal_nbi_block(dst, src, n, sig, 1, NVSHMEM_SIGNAL_ADD, (me + 1) % npes);
+  if (threadIdx.x == 0) {
+    nvshmem_quiet();
+    nvshmem_uint64_wait_until(sig, NVSHMEM_CMP_GE, 1);
+  }
+  __syncthreads();
+  for (size_t i = threadIdx.x; i < n; i += blockDim.x) out[i] = ((volatile char *)dst)[i];
+  if (threadIdx.x == 0) nvshmem_sync_all();
+}
+
+__global__ void through_ptr(int *x, int me) {
+  int *r = (int *)nvshmem_ptr(x, (me + 1) % nvshmem_n_pes());
+  if (r != nullptr) *r = 31 + me;
+  nvshmem_fence();
+}
+
+int main() {
+  gt::skip_without_gpu("nvshmem_compat_test");
+  nvshmem_init();
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes(), left = (me - 1 + npes) % npes;
+  const int n = 777;
+  float *dst = (float *)nvshmem_align(256, n * sizeof(float));
+  EXPECT(dst != nullptr && ((uintptr_t)dst & 255) == 0, "nvshmem_align");
+  CK(cudaMemset(dst, 0xA5, n * sizeof(float)));
+  nvshmem_barrier_all();
+  ring<<<1, 128>>>(dst, n, 5);
+  CK(cudaDeviceSynchronize());
+  nvshmem_barrier_all();
+  std::vector<float> h(n);
+  CK(cudaMemcpy(h.data(), dst, n * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) EXPECT(h[i] == left * 1000.0f + i + 5, "PE %d: nvshmem_float_p: [%d] = %g", me, i, h[i]);
+
+  const size_t bytes = 100003;
+  char *src = (char *)nvshmem_malloc(bytes), *buf = (char *)nvshmem_malloc(bytes), *out = nullptr;
+  uint64_t *sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
+  CK(cudaMalloc(&out, bytes));
+  auto mine = gt::pattern(me, 1, bytes);
+  CK(cudaMemcpy(src, mine.data(), bytes, cudaMemcpyHostToDevice));
+  CK(cudaMemset(buf, gt::poison, bytes));
+  CK(cudaMemset(out, gt::poison, bytes));
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  nvshmemx_barrier_all_on_stream(s);  // everyone's buffers are ready before anyone puts
+  signal_ring<<<1, 256, 0, s>>>(buf, src, bytes, sig, out);
+  CK(cudaStreamSynchronize(s));
+  gt::check_bytes(out, bytes, 0, gt::pattern(left, 1, bytes), "nvshmemx_putmem_signal_nbi_block", me);
+
+  int *x = (int *)nvshmem_malloc(sizeof(int));
+  CK(cudaMemset(x, 0, sizeof(int)));
+  nvshmem_barrier_all();
+  EXPECT(nvshmem_ptr(x, (me + 1) % npes) != nullptr, "host nvshmem_ptr");
+  through_ptr<<<1, 1>>>(x, me);
+  CK(cudaDeviceSynchronize());
+  nvshmem_barrier_all();
+  EXPECT(nvshmem_int_g(x, me) == 31 + left, "PE %d: store through device nvshmem_ptr", me);
+  nvshmem_int_atomic_add(x, 10, me);
+  EXPECT(nvshmem_int_atomic_fetch(x, me) == 41 + left, "host atomic on GPU heap");
+
+  nvshmem_team_t even = NVSHMEM_TEAM_INVALID;
+  int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
+  EXPECT(rc == 0, "nvshmem_team_split_strided returned %d", rc);
+  EXPECT((me % 2 == 0) == (even != NVSHMEM_TEAM_INVALID), "team membership");
+  if (even != NVSHMEM_TEAM_INVALID) {
+    EXPECT(nvshmem_team_n_pes(even) == (npes + 1) / 2 && nvshmem_team_my_pe(even) == me / 2, "team geometry");
+    nvshmem_team_destroy(even);
+  }
+  nvshmem_barrier_all();
+  CK(cudaStreamDestroy(s));
+  CK(cudaFree(out));
+  nvshmem_free(x);
+  nvshmem_free(sig);
+  nvshmem_free(buf);
+  nvshmem_free(src);
+  nvshmem_free(dst);
+  nvshmem_finalize();
+  if (me == 0) std::printf("PASS nvshmem_compat_test (%d PEs)\n", npes);
+  return 0;
+}
