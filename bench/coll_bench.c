@@ -134,7 +134,7 @@ int main(void) {
       double us = measure(ops[k].op, bytes);
       if (me == 0) {
         printf("%s,%s,%d,%zu,%.3f\n", impl, ops[k].name, npes, bytes, us);
-        if (csv) fprintf(csv, "%s,%s,%d,%zu,%.3f\n", impl, ops[k].name, npes, bytes, us);
+        if (csv) fprintf(csv, "%s,%s,%d,%zu,%.3f\n", impl, ops[k].name, npes, bytes, us), fflush(csv);
         fflush(stdout);
       }
       if (ops[k].op == op_barrier) break;

@@ -64,11 +64,21 @@ run_symmem() {  # $1 npes, $2 round
   COLL_BENCH_IMPL=symmem COLL_BENCH_CSV="$out/symmem_np$1_r$2.csv" \
     timeout 600 "$build/tools/symmem-run" -n "$1" --timeout 500 "$out/coll_bench_symmem" >"$out/symmem_np$1_r$2.log" 2>&1
 }
-run_oshmem() {  # OSHMEM 4.1 may crash in shmem_finalize: the CSV is written before it
-  COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$out/oshmem_np$1_r$2.csv" OMPI_MCA_osc='^rdma' \
-    timeout 600 oshrun --allow-run-as-root --oversubscribe -np "$1" \
-    -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -x COLL_BENCH_MAX -x SHMEM_SYMMETRIC_HEAP_SIZE \
-    "$out/coll_bench_oshmem" >"$out/oshmem_np$1_r$2.log" 2>&1
+# OSHMEM 4.1 sometimes dies at start-up or in shmem_finalize: the CSV is written line by line, and a
+# run that measured nothing is tried again (up to 3 times).
+run_oshmem() {
+  local csv="$out/oshmem_np$1_r$2.csv" log="$out/oshmem_np$1_r$2.log" try rc=0
+  for try in 1 2 3; do
+    COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$csv" OMPI_MCA_osc='^rdma' \
+      timeout 600 oshrun --allow-run-as-root --oversubscribe -np "$1" \
+      -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -x COLL_BENCH_MAX -x SHMEM_SYMMETRIC_HEAP_SIZE \
+      "$out/coll_bench_oshmem" >"$log.$try" 2>&1
+    rc=$?
+    cat "$log.$try" >>"$log"
+    [ -s "$csv" ] && return $rc
+    echo "    OSHMEM measured nothing (exit $rc), try $try: $(tail -n 2 "$log.$try" | tr '\n' ' ')"
+  done
+  return $rc
 }
 
 for n in $npes_list; do

@@ -4,7 +4,11 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <vector>
 
+#include <unistd.h>
+
+#include "bootstrap/plugin.h"
 #include "common/config.h"
 #include "symmem/symmem.h"
 
@@ -33,14 +37,28 @@ void print_bootstraps() {
   std::printf("bootstraps:\n");
   std::printf("  launcher       built in (symmem-run)\n");
   std::printf("  singleton      built in (a program started alone is one PE)\n");
-#ifdef SYMMEM_PLUGIN_DIR
+  // The plugins this build can load, found where init would look for them.
   for (const char *name : {"mpi", "pmix", "uid"}) {
-    std::string path = std::string(SYMMEM_PLUGIN_DIR) + "/libsymmem_boot_" + name + ".so";
-    void *h = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
-    std::printf("  %-14s %s\n", name, h ? ("plugin " + path).c_str() : "not installed");
-    if (h) dlclose(h);
+    std::string found;
+    // Where init looks, plus where this tool sits relative to the library: build tree and install.
+    std::vector<std::string> dirs = symmem::boot::plugin_search_dirs();
+    char exe[4096] = {};
+    if (::readlink("/proc/self/exe", exe, sizeof exe - 1) > 0) {
+      std::string bin = exe;
+      bin = bin.substr(0, bin.rfind('/'));
+      dirs.push_back(bin + "/../src/symmem");
+      dirs.push_back(bin + "/../lib/symmem");
+    }
+    for (const std::string &dir : dirs) {
+      std::string path = dir + "/libsymmem_boot_" + name + ".so";
+      if (found.empty() && ::access(path.c_str(), R_OK) == 0) {
+        void *h = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+        found = h ? "plugin " + path : "present but cannot load (" + std::string(dlerror()) + "): " + path;
+        if (h) dlclose(h);
+      }
+    }
+    std::printf("  %-14s %s\n", name, found.empty() ? "not installed" : found.c_str());
   }
-#endif
 }
 
 void print_env() {

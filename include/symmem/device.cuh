@@ -192,12 +192,13 @@ __device__ __forceinline__ void dissemination(symmem_device_sync *mine, int me, 
                                               uint64_t limit_ns, SyncOf sync_of) {
   uint64_t *ep = &mine->barrier_epoch;  // only this PE's GPU writes it, one barrier at a time
   const uint64_t epoch = ld_relaxed(ep, true) + 1;
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
   for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
     const int to = (me + dist) % n;
     st_release(&sync_of(to)->slot[k][0], epoch, gpu_scope);
     wait_u64(&mine->slot[k][0], SYMMEM_CMP_GE, epoch, gpu_scope, limit_ns, me, "barrier");
   }
+  // Stored last, so the first flag's release does not wait for this store to reach L2.
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
 }
 
 }  // namespace detail

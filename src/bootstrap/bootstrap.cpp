@@ -31,7 +31,10 @@ status create(const config::settings &cfg, std::unique_ptr<bootstrap> &out) {
       // A plugin may recognise its own environment (PMIx server, MPI launcher) under auto.
       std::unique_ptr<bootstrap> p;
       status s = create_plugin("auto", cfg, p);
-      if (s.ok() && p) {
+      if (!s.ok()) {
+        return s;  // a PMIx or MPI environment was recognised but failed: not a silent singleton
+      }
+      if (p) {
         out = std::move(p);
         return ok_status;
       }

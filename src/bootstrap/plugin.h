@@ -87,6 +87,7 @@ typedef int (*symmem_boot_uniqueid_fn)(const symmem_boot_host *host, void *id, s
 #if defined(__cplusplus) && defined(SYMMEM_BUILDING_LIBRARY)
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bootstrap/bootstrap.h"
 #include "symmem/init_attr.h"
@@ -112,6 +113,10 @@ status create_plugin(const std::string &name, const config::settings &cfg, std::
 
 // symmem_get_uniqueid: loads the uid plugin and asks it for a new rendezvous.
 status make_uniqueid(symmem_uniqueid_t &id);
+
+// Where plugins are looked up, in order (SYMMEM_PLUGIN_PATH, beside libsymmem, SYMMEM_PLUGIN_DIR);
+// for symmem-info.
+std::vector<std::string> plugin_search_dirs();
 
 }  // namespace symmem::boot
 #endif

@@ -46,30 +46,44 @@ void wait_at_least(const std::atomic<uint64_t> &flag, uint64_t value, int world,
 }
 
 // Small broadcast without a barrier (the flag-and-acknowledge scheme of shared-memory MPI
-// broadcasts): the root waits until every member has finished the broadcast that last used this
-// half of its buffer (two broadcasts ago), copies the data in and raises its flag to the
-// broadcast's sequence number; the others wait for the flag, copy out, and acknowledge. Nobody
-// waits for anybody else's arrival, so back-to-back broadcasts overlap. The argument check needs a
-// barrier, so this path skips it.
+// broadcasts). Broadcasts on a team are numbered; the root puts the data in its own buffer and
+// publishes the number with release order, the others wait for the number, copy out, and
+// acknowledge. Nobody waits for anybody else's arrival, so back-to-back broadcasts overlap. A
+// buffer is reused only after every member has acknowledged its previous use: tiny messages go in
+// a ring of 16 cache lines that hold the number beside the data (one miss for the reader), larger
+// ones (<= 2 KiB) in two halves. The root remembers the acknowledgements it has seen, so it reads
+// the members' lines only when a buffer comes round again. The argument check needs a barrier, so
+// this path skips it.
+void wait_acks(group &gr, teams::team &t, uint64_t seq, uint64_t depth, const char *call) {
+  if (seq <= t.bcast_base + depth) {
+    return;  // the buffer has not been used yet on this team
+  }
+  const uint64_t upto = seq - depth;
+  for (int i = 0; i < gr.n; ++i) {
+    uint64_t &seen = t.bcast_seen[static_cast<size_t>(i)];
+    if (i == gr.me || seen >= upto) continue;
+    const std::atomic<uint64_t> &ack = teams::area(t, gr.world(i))->bcast_ack;
+    wait_at_least(ack, upto, gr.world(i), "to finish an earlier broadcast", call);
+    seen = ack.load(std::memory_order_acquire);
+  }
+}
+
 status broadcast_flag(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call) {
   teams::team &t = *gr.t;
   const uint64_t seq = ++t.bcast_seq;
   teams::team_area *ra = teams::area(t, gr.world(root));
-  unsigned char *buf = ra->bcast_data[seq & 1];
+  const bool tiny = nbytes <= teams::bcast_inline;
+  teams::bcast_line &line = ra->bcast_tiny[seq % teams::bcast_ring];
+  std::atomic<uint64_t> &flag = tiny ? line.seq : ra->bcast_flag;
+  unsigned char *buf = tiny ? line.data : ra->bcast_data[seq & 1];
   if (gr.me == root) {
-    if (seq > t.bcast_base + 2) {  // the first two use fresh halves
-      for (int i = 0; i < gr.n; ++i) {
-        if (i != root) {
-          wait_at_least(teams::area(t, gr.world(i))->bcast_ack, seq - 2, gr.world(i), "to finish an earlier broadcast", call);
-        }
-      }
-    }
+    wait_acks(gr, t, seq, tiny ? teams::bcast_ring : 2, call);
     std::memcpy(buf, src, nbytes);
-    ra->bcast_flag.store(seq, std::memory_order_release);
+    flag.store(seq, std::memory_order_release);
     if (update_root && dest != src) std::memmove(dest, src, nbytes);
   } else {
-    wait_at_least(ra->bcast_flag, seq, gr.world(root), "(the root) to reach the broadcast", call);
+    wait_at_least(flag, seq, gr.world(root), "(the root) to reach the broadcast", call);
     std::memcpy(dest, buf, nbytes);
   }
   teams::area(t, core::g.my_pe)->bcast_ack.store(seq, std::memory_order_release);

@@ -52,6 +52,12 @@ bool team_group(symmem_team_t h, group &gr, const char *call) {
                                                   "collectives");
     return false;
   }
+  if (!t->all_local && t->size > 1) {
+    (void)fail(SYMMEM_ERR_NOT_ACCESSIBLE, call,
+               "the team has PEs on other hosts; collectives across hosts need a network transport, which this "
+               "build lacks (use SHMEM_TEAM_SHARED or a team split from it)");
+    return false;
+  }
   if (!core::g.heap_on_cpu && t->size > 1) {
     (void)fail(SYMMEM_ERR_UNSUPPORTED, call, "host collectives on a GPU heap are not supported yet; use SYMMEM_HEAP=host");
     return false;
@@ -88,6 +94,9 @@ group aset_group(int start, int log_stride, int size, long *psync, const char *c
       fatal(call, "PE %d of the active set is on another host; collectives across hosts need a network transport, "
             "which this build lacks", gr.world(i));
     }
+  }
+  if (!core::g.heap_on_cpu && size > 1) {
+    fatal(call, "host collectives on a GPU heap are not supported yet; use SYMMEM_HEAP=host");
   }
   if (size > 1 && psync == nullptr) {
     fatal(call, "pSync is NULL; pass a symmetric array of SHMEM_SYNC_SIZE longs set to SHMEM_SYNC_VALUE");

@@ -35,6 +35,8 @@
     "GPU of each PE (GPU heap): empty picks the device the program made current before init, else "  \
     "node-local rank modulo the GPU count; N uses GPU N; a list N0,N1,... gives node-local rank i "   \
     "entry i modulo the list's length.")                                                               \
+  X(plugin_path, text, "PLUGIN_PATH", "", "", "", "",                                                      \
+    "Colon-separated directories searched first for bootstrap plugins (libsymmem_boot_*.so).")         \
   X(hostname, text, "HOSTNAME", "", "", "", "",                                                            \
     "Host identity used to find node-local PEs (default: the kernel's host name and boot id).")        \
   X(check_args, boolean, "CHECK_COLLECTIVE_ARGS", "1", "", "", "",                                         \

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include <cuda_runtime_api.h>
+
 #include "core/state.h"
 #include "cuda/cu_api.h"
 #include "cuda/gpu.h"
@@ -76,13 +78,35 @@ void check_cu(CUresult e, const char *call, const char *what) {
   if (e != CUDA_SUCCESS) fatal(call, "%s: %s", what, cu_text(e).c_str());
 }
 
-void stream_barrier(cudaStream_t stream, bool quiet, const char *call) {
+// Measured on the H200 (docs/gpu.md): a copy kernel beats the copy engine up to tens of MiB
+// (2 MiB: ~400 vs ~200-290 GB/s; 16 MiB: ~2350 vs ~1840), the copy engine wins from 64 MiB up
+// (256 MiB: ~1950 vs ~1765). So: the kernel for device-accessible buffers below this size, the
+// copy engine above it and for pageable host memory.
+constexpr size_t kernel_copy_limit = size_t(32) << 20;
+
+void stream_copy(void *dst, const void *src, size_t n, const void *user_buf, cudaStream_t stream, const char *call) {
+  static int max_blocks = [] {
+    int sms = 0;
+    (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu.ordinal);
+    return sms > 0 ? 2 * sms : 264;  // two 1024-thread blocks per SM: one full wave
+  }();
+  if (n < kernel_copy_limit && device_accessible(user_buf)) {
+    check_launch(launch_copy(dst, src, n, max_blocks, reinterpret_cast<CUstream>(stream)), call);
+    return;
+  }
+  check_cu(cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), n,
+                            reinterpret_cast<CUstream>(stream)),
+           call, "enqueueing the copy");
+}
+
+// barrier_all and sync_all are one barrier: its flag stores are releases (cumulative), which is
+// what completing earlier puts means for load/store puts (see device.cuh).
+void stream_barrier(cudaStream_t stream, const char *call) {
   gpu_heap(call);
   barrier_args a{};
   a.mine = sync_area(core::g.my_pe);
   a.me = core::g.my_pe;
   a.gpu_scope = g_state.gpu_scope_ok;
-  a.quiet = quiet ? 1 : 0;
   a.limit_ns = g_state.spin_limit_ns;
   const int n = core::g.n_pes;
   for (int dist = 1; dist < n; dist <<= 1) {
@@ -177,18 +201,14 @@ int symmem_gpu_device(void) {
 
 void symmem_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
   if (nbytes == 0 || !sc::gpu_heap("putmem_on_stream")) return;
-  char *d = symmem::core::translate(dest, nbytes, pe, "putmem_on_stream");
-  sc::check_cu(sc::cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(d), reinterpret_cast<CUdeviceptr>(source), nbytes,
-                             reinterpret_cast<CUstream>(stream)),
-               "putmem_on_stream", "enqueueing the copy");
+  sc::stream_copy(symmem::core::translate(dest, nbytes, pe, "putmem_on_stream"), source, nbytes, source, stream,
+                  "putmem_on_stream");
 }
 
 void symmem_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
   if (nbytes == 0 || !sc::gpu_heap("getmem_on_stream")) return;
-  const char *s = symmem::core::translate(source, nbytes, pe, "getmem_on_stream");
-  sc::check_cu(sc::cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dest), reinterpret_cast<CUdeviceptr>(s), nbytes,
-                             reinterpret_cast<CUstream>(stream)),
-               "getmem_on_stream", "enqueueing the copy");
+  sc::stream_copy(dest, symmem::core::translate(source, nbytes, pe, "getmem_on_stream"), nbytes, dest, stream,
+                  "getmem_on_stream");
 }
 
 // Puts enqueued on a stream (copies, kernels' stores) complete in stream order, and a kernel's
@@ -198,8 +218,8 @@ void symmem_quiet_on_stream(cudaStream_t stream) {
   sc::gpu_heap("quiet_on_stream");
 }
 
-void symmem_barrier_all_on_stream(cudaStream_t stream) { sc::stream_barrier(stream, true, "barrier_all_on_stream"); }
-void symmem_sync_all_on_stream(cudaStream_t stream) { sc::stream_barrier(stream, false, "sync_all_on_stream"); }
+void symmem_barrier_all_on_stream(cudaStream_t stream) { sc::stream_barrier(stream, "barrier_all_on_stream"); }
+void symmem_sync_all_on_stream(cudaStream_t stream) { sc::stream_barrier(stream, "sync_all_on_stream"); }
 
 void symmem_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream) {
   sc::gpu_heap("signal_wait_until_on_stream");

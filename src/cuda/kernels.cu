@@ -15,12 +15,17 @@ namespace dd = symmem::device::detail;
 __global__ void barrier_kernel(barrier_args a) {
   uint64_t *ep = &a.mine->barrier_epoch;
   const uint64_t epoch = dd::ld_relaxed(ep, true) + 1;
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
-  if (a.quiet) dd::fence_scope(a.gpu_scope != 0);
   for (int k = 0; k < a.rounds; ++k) {
     dd::st_release(&a.partner[k]->slot[k][0], epoch, a.gpu_scope != 0);
     dd::wait_u64(&a.mine->slot[k][0], SYMMEM_CMP_GE, epoch, a.gpu_scope != 0, a.limit_ns, a.me, "barrier_all_on_stream");
   }
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
+}
+
+// Stream-ordered copies between device-accessible buffers: the whole grid copies (a kernel moves
+// mid-sized buffers faster than the copy engine on this GPU).
+__global__ void copy_kernel(char *dst, const char *src, size_t n) {
+  dd::copy_bytes(dst, src, n, blockIdx.x * (size_t)blockDim.x + threadIdx.x, (size_t)gridDim.x * blockDim.x);
 }
 
 __global__ void signal_wait_kernel(const uint64_t *sig, int cmp, uint64_t value, int gpu_scope, uint64_t limit_ns, int me) {
@@ -79,6 +84,25 @@ int last() { return static_cast<int>(cudaGetLastError()); }
 int launch_barrier(const barrier_args &a, CUstream stream) {
   barrier_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(a);
   return last();
+}
+
+int launch_copy(void *dst, const void *src, size_t n, int max_blocks, CUstream stream) {
+  const size_t per_block = 1024 * 64;  // one unrolled pass of 4 x 16 bytes per thread
+  size_t blocks = (n + per_block - 1) / per_block;
+  blocks = blocks < 1 ? 1 : (blocks > (size_t)max_blocks ? (size_t)max_blocks : blocks);
+  copy_kernel<<<(unsigned)blocks, 1024, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
+      static_cast<char *>(dst), static_cast<const char *>(src), n);
+  return last();
+}
+
+bool device_accessible(const void *p) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ||
+         (a.type == cudaMemoryTypeHost && a.devicePointer == p);
 }
 
 int launch_signal_wait(const uint64_t *sig, int cmp, uint64_t value, int gpu_scope, uint64_t limit_ns, int me,

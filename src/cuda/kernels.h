@@ -4,6 +4,7 @@
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "symmem/detail/device_state.h"
@@ -16,10 +17,13 @@ struct barrier_args {
   int rounds;
   int me;
   int gpu_scope;
-  int quiet;  // fence first (barrier_all); 0 for sync_all
   uint64_t limit_ns;
 };
 
+// Copies n bytes with a grid of at most max_blocks blocks, in stream order.
+int launch_copy(void *dst, const void *src, size_t n, int max_blocks, CUstream stream);
+// True when kernels of this GPU can read and write p (device, managed or mapped pinned memory).
+bool device_accessible(const void *p);
 // Each returns the launch's error (cudaError_t as int, 0 on success).
 int launch_barrier(const barrier_args &a, CUstream stream);
 int launch_signal_wait(const uint64_t *sig, int cmp, uint64_t value, int gpu_scope, uint64_t limit_ns, int me,

@@ -21,6 +21,10 @@ void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, 
   if (nbytes != 0) {
     symmem_putmem(dest, src, nbytes, pe);
   }
+  if (SYMMEM_UNLIKELY(!core::g.heap_on_cpu)) {
+    core::require_init(call);
+    fatal(call, "signals in a GPU heap are not supported from the host yet; use SYMMEM_HEAP=host");
+  }
   auto *s = reinterpret_cast<uint64_t *>(core::translate(sig_addr, sizeof(uint64_t), pe, call));
   std::atomic_ref<uint64_t> word(*s);
   if (op == SYMMEM_SIGNAL_SET) {

@@ -39,6 +39,8 @@ void set_members(team &t, int slot, std::vector<int> pes) {
   }
   t.config = symmem_team_config_t{0};
   t.config_mask = 0;
+  t.epoch = t.bcast_base = t.bcast_seq = 0;
+  t.bcast_seen.assign(t.pes.size(), 0);
   ps.used |= uint64_t{1} << slot;
 }
 
@@ -134,6 +136,7 @@ status split(team &parent, const std::vector<int> &members, const symmem_team_co
   set_members(t, slot, std::move(pes));
   t.epoch = base;
   t.bcast_base = t.bcast_seq = base << 32;  // above every sequence number an older team left in the slot
+  t.bcast_seen.assign(t.pes.size(), t.bcast_base);
   ps.last_epoch[slot] = base;
   apply_config(t, config, mask);
   *out = &t;

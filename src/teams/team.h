@@ -17,6 +17,15 @@ inline constexpr int max_teams = 64;     // slots; a PE is a member of at most t
 inline constexpr int team_rounds = 16;   // dissemination rounds: teams of up to 65536 PEs
 inline constexpr size_t coll_bytes = size_t{28} << 10;  // per-PE small-message scratch, per parity
 inline constexpr size_t bcast_bytes = 2048;              // the no-barrier broadcast, per parity
+inline constexpr int bcast_ring = 16;                    // tiny broadcasts in flight per root
+inline constexpr size_t bcast_inline = 56;               // a tiny broadcast: data beside its number
+
+// A tiny broadcast: its sequence number and its data in one cache line, so the reader's one miss
+// brings both.
+struct alignas(64) bcast_line {
+  std::atomic<uint64_t> seq;
+  unsigned char data[bcast_inline];
+};
 
 // One team's area in a PE's control segment.
 struct team_area {
@@ -27,6 +36,7 @@ struct team_area {
   alignas(64) std::atomic<uint64_t> bcast_flag;   // the last small broadcast this PE sent as root
   alignas(64) std::atomic<uint64_t> bcast_ack;    // the last small broadcast this PE has finished
   alignas(64) unsigned char bcast_data[2][bcast_bytes];  // its data, by sequence parity
+  bcast_line bcast_tiny[bcast_ring];               // tiny broadcasts sent as root, by sequence
 };
 static_assert(core::ctrl_scratch_offset + max_teams * sizeof(team_area) <= core::ctrl_bytes,
               "team areas must fit in the control segment");
@@ -42,6 +52,7 @@ struct symmem_team_s {
   uint64_t epoch = 0;     // syncs done by this PE on this team (agreed base at creation)
   uint64_t bcast_base = 0;  // small broadcasts are numbered from here (epoch base << 32)
   uint64_t bcast_seq = 0;   // the last small broadcast on this team
+  std::vector<uint64_t> bcast_seen;  // each member's acknowledgement as last read here (a cache)
   std::vector<int> pes;   // world PE of each team index
   symmem_team_config_t config{0};
   long config_mask = 0;

@@ -40,6 +40,22 @@ static void typed_and_in_place(int me, int n, uint64_t seed) {
   shmem_barrier_all();
 }
 
+/* Back to back with no other synchronisation: the barrier-free small broadcasts overlap, and must
+ * neither lose nor mix messages (tiny ones in the ring, <= 2 KiB ones in two halves). */
+static void back_to_back(int me, int n) {
+  long *ls = (long *)src, *ld = (long *)dst;
+  for (int i = 0; i < 3000; ++i) {
+    int root = (i / 3) % n;
+    size_t cnt = i % 7 == 0 ? 200 : (size_t)(1 + i % 5); /* 1600 B or up to 40 B */
+    for (size_t k = 0; k < cnt; ++k) ls[k] = (long)i * 1000 + me * 10 + (long)k;
+    ld[0] = ld[cnt - 1] = -1;
+    CHECK_EQ(shmem_long_broadcast(SHMEM_TEAM_WORLD, ld, ls, cnt, root), 0);
+    CHECK_EQ(ld[0], (long)i * 1000 + root * 10);
+    CHECK_EQ(ld[cnt - 1], (long)i * 1000 + root * 10 + (long)cnt - 1);
+  }
+  shmem_barrier_all();
+}
+
 static void deprecated(int me, int n, uint64_t seed) {
   for (int root = 0; root < n; ++root) {
     for (size_t s = 0; s < NSIZES; ++s) {
@@ -71,6 +87,7 @@ int main(void) {
   if (tail != SHMEM_TEAM_INVALID) one_team(tail, seed + 5), shmem_team_destroy(tail);
   shmem_barrier_all();
   typed_and_in_place(me, n, seed);
+  back_to_back(me, n);
   deprecated(me, n, seed);
   for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; ++i) CHECK_EQ(psync[i], SHMEM_SYNC_VALUE);
   shmem_finalize();

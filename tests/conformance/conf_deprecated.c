@@ -44,6 +44,22 @@ int main(void) {
     CHECK_EQ(ix[1], 3);
     CHECK_EQ(ix[2], 6);
   }
+  /* the 1.3 generic names */
+  x[1] = 0;
+  shmem_barrier_all();
+  shmem_add(x + 1, 2L, 0);
+  shmem_inc(x + 1, 0);
+  CHECK(shmem_fadd(x + 1, 1L, 0) >= 3);
+  CHECK(shmem_finc(x + 1, 0) >= 4);
+  shmem_barrier_all();
+  if (me == 0) {
+    CHECK_EQ(shmem_fetch(x + 1, 0), 5L * n);
+    shmem_set(x + 1, 1L, 0);
+    CHECK_EQ(shmem_swap(x + 1, 2L, 0), 1);
+    CHECK_EQ(shmem_cswap(x + 1, 2L, 3L, 0), 2);
+    CHECK_EQ(x[1], 3);
+  }
+  shmem_barrier_all();
   /* shmem_wait: returns once the value differs */
   x[3] = 0;
   shmem_barrier_all();

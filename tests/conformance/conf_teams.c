@@ -13,6 +13,15 @@ static void check_team_works(shmem_team_t t) {
   CHECK_EQ(shmem_int_fcollect(t, dst, src, 1), 0);
   for (int i = 0; i < n; ++i) CHECK_EQ(dst[i], shmem_team_translate_pe(t, i, SHMEM_TEAM_WORLD));
   CHECK_EQ(dst[me], shmem_my_pe());
+  /* and a few small broadcasts (the barrier-free path, whose flags outlive a destroyed team) */
+  for (int root = 0; root < n; ++root) {
+    for (int k = 0; k < 3; ++k) {
+      *src = shmem_my_pe() * 10 + k;
+      dst[0] = -1;
+      CHECK_EQ(shmem_int_broadcast(t, dst, src, 1, root), 0);
+      CHECK_EQ(dst[0], shmem_team_translate_pe(t, root, SHMEM_TEAM_WORLD) * 10 + k);
+    }
+  }
   CHECK_EQ(shmem_team_sync(t), 0);
 }
 

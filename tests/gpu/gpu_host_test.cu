@@ -64,6 +64,16 @@ void test_on_stream(char *buf, char *stage_sym, uint64_t *sig) {
     gt::check_bytes(stage_sym, n, 0, mine, "getmem_on_stream", me);
     symmem_barrier_all();
   }
+  // From pageable host memory (the copy-engine path), 4099 bytes at an odd offset.
+  ++round_no;
+  auto host_src = gt::pattern(me, round_no, 4099);
+  CK(cudaMemset(buf, gt::poison, 4099 + 64));
+  symmem_barrier_all();
+  symmem_putmem_on_stream(buf + 3, host_src.data(), host_src.size(), right_pe, s);
+  CK(cudaStreamSynchronize(s));
+  symmem_barrier_all();
+  gt::check_bytes(buf, 4099 + 64, 3, gt::pattern(left_pe, round_no, 4099), "putmem_on_stream from pageable memory", me);
+  symmem_barrier_all();
   CK(cudaFree(stage));
   CK(cudaFree(out));
   CK(cudaStreamDestroy(s));
