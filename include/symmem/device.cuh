@@ -187,6 +187,27 @@ __device__ __forceinline__ unsigned lane_id() {
 
 /* The dissemination barrier (Hensgen, Finkel & Manber 1988) over the device sync areas; see
  * symmem_device_sync in device_state.h. `sync_of(pe)` gives PE pe's area as mapped here. */
+/* The barrier's wait: flags only grow, so once a relaxed poll sees the epoch, one acquire load of
+ * the same word completes the synchronisation with the peer's release store. That replaces the
+ * full fence (MEMBAR) after the poll on the barrier's critical path; the clock is read only after
+ * 1024 turns, not before the first poll. */
+__device__ __forceinline__ void wait_epoch(const uint64_t *p, uint64_t epoch, bool gpu_scope, uint64_t limit_ns,
+                                           int me) {
+  uint64_t v = ld_relaxed(p, gpu_scope);
+  if (v < epoch) {
+    uint64_t start = 0;
+    uint32_t turns = 0;
+    while ((v = ld_relaxed(p, gpu_scope)) < epoch) {
+      if (limit_ns != 0 && (++turns & 1023u) == 0) {
+        const uint64_t now = globaltimer();
+        if (start == 0) start = now;
+        else if (now - start > limit_ns) wait_u64_timeout(p, SYMMEM_CMP_GE, epoch, v, me, "barrier");
+      }
+    }
+  }
+  (void)ld_acquire(p, gpu_scope);
+}
+
 template <typename SyncOf>
 __device__ __forceinline__ void dissemination(symmem_device_sync *mine, int me, int n, bool gpu_scope,
                                               uint64_t limit_ns, SyncOf sync_of) {
@@ -195,7 +216,7 @@ __device__ __forceinline__ void dissemination(symmem_device_sync *mine, int me, 
   for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
     const int to = (me + dist) % n;
     st_release(&sync_of(to)->slot[k][0], epoch, gpu_scope);
-    wait_u64(&mine->slot[k][0], SYMMEM_CMP_GE, epoch, gpu_scope, limit_ns, me, "barrier");
+    wait_epoch(&mine->slot[k][0], epoch, gpu_scope, limit_ns, me);
   }
   // Stored last, so the first flag's release does not wait for this store to reach L2.
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");

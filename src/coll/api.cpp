@@ -50,7 +50,8 @@ const reducer &reducer_of() {
   return r;
 }
 
-constexpr uint32_t op_code(const char *op) {  // the operation in the argument check
+// The operation in the argument check: its first two letters (teams/team_sync.cpp names them).
+constexpr uint32_t op_code(const char *op) {
   return static_cast<uint32_t>(op[0]) << 8 | static_cast<uint32_t>(op[1]);
 }
 

@@ -29,8 +29,8 @@
     "Bytes of emptied heap granules kept committed for reuse before they are handed back to the "    \
     "system.")                                                                                         \
   X(heap_kind, choice, "HEAP", "auto", "", "", "auto|host|gpu",                                                         \
-    "Where the symmetric heap lives: auto (GPU memory when a GPU is present and the build has CUDA), " \
-    "host or gpu.")                                                                                    \
+    "Where the symmetric heap lives: auto (GPU memory when the program contains symmem device code " \
+    "and a GPU is present, else host), host or gpu.")                                                                                    \
   X(gpu, text, "GPU", "", "", "", "",                                                                       \
     "GPU of each PE (GPU heap): empty picks the device the program made current before init, else "  \
     "node-local rank modulo the GPU count; N uses GPU N; a list N0,N1,... gives node-local rank i "   \

@@ -22,9 +22,22 @@ bool compare(T v, int cmp, T value, const char *call) {
   }
 }
 
+// The variable's current value: a CPU load, or a copy out of GPU memory when the heap is there
+// (a host wait on a GPU heap polls through the copy engine: correct, some microseconds a poll).
+template <typename T>
+T load_ivar(T *ivar) {
+  const auto a = reinterpret_cast<uintptr_t>(ivar);
+  if (SYMMEM_UNLIKELY(!g.heap_on_cpu) && a - g.heap_base < g.heap_size) {
+    T v;
+    g.heap->copy(&v, ivar, sizeof v);
+    return v;
+  }
+  return std::atomic_ref<T>(*ivar).load(std::memory_order_acquire);
+}
+
 template <typename T>
 bool test_once(T *ivar, int cmp, T value, const char *call) {
-  return compare(std::atomic_ref<T>(*ivar).load(std::memory_order_acquire), cmp, value, call);
+  return compare(load_ivar(ivar), cmp, value, call);
 }
 
 const char *cmp_text(int cmp) {
@@ -40,7 +53,7 @@ void wait_until(T *ivar, int cmp, T value, const char *call) {
   }
   spin_wait w(call, [ivar, cmp, value] {
     return strfmt("the variable at %p to become %s %s (it holds %s)", static_cast<void *>(ivar), cmp_text(cmp),
-                  std::to_string(value).c_str(), std::to_string(*ivar).c_str());
+                  std::to_string(value).c_str(), std::to_string(load_ivar(ivar)).c_str());
   });
   while (!test_once(ivar, cmp, value, call)) {
     w.pause();

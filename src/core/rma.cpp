@@ -75,7 +75,13 @@ void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
   size_t span = ((n - 1) * static_cast<size_t>(dst) + 1) * sizeof(E);
   E *d = reinterpret_cast<E *>(translate(dest, span, pe, call));
   for (size_t i = 0; i < n; ++i) {
-    d[i * static_cast<size_t>(dst)] = src[i * static_cast<size_t>(sst)];
+    E *to = d + i * static_cast<size_t>(dst);
+    const E *from = src + i * static_cast<size_t>(sst);
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      *to = *from;
+    } else {
+      g.heap->copy(to, from, sizeof(E));  // GPU heap: one copy per element (correct, not fast)
+    }
   }
 }
 
@@ -91,7 +97,13 @@ void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
   size_t span = ((n - 1) * static_cast<size_t>(sst) + 1) * sizeof(E);
   const E *s = reinterpret_cast<const E *>(translate(src, span, pe, call));
   for (size_t i = 0; i < n; ++i) {
-    dest[i * static_cast<size_t>(dst)] = s[i * static_cast<size_t>(sst)];
+    E *to = dest + i * static_cast<size_t>(dst);
+    const E *from = s + i * static_cast<size_t>(sst);
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      *to = *from;
+    } else {
+      g.heap->copy(to, from, sizeof(E));
+    }
   }
 }
 

@@ -24,6 +24,15 @@ CUdeviceptr g_ext_table = 0;    // peer table for jobs of more than SYMMEM_DEVIC
 std::mutex g_amo_mutex;
 uint64_t *g_amo_result = nullptr;  // host-mapped: the AMO kernel writes the old value here
 
+}  // namespace
+
+bool device_code_present() {
+  std::lock_guard<std::mutex> lock(g_reg_mutex);
+  return !g_consumers.empty();
+}
+
+namespace {
+
 void publish() {
   std::lock_guard<std::mutex> lock(g_reg_mutex);
   for (auto &[fn, ctx] : g_consumers) fn(&g_state, ctx);

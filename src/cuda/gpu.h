@@ -27,6 +27,10 @@ extern gpu_info gpu;
 std::string cu_text(CUresult r);
 // fail() for a driver call: "<what>: <driver call> failed: <text>; <fix>".
 status cu_fail(CUresult r, const char *call, const char *what, const char *fix);
+// True when the program contains symmem device code (<symmem/device.cuh>, <nvshmem.h> under
+// nvcc): each such translation unit registers for the device state at load time. SYMMEM_HEAP=auto
+// puts the heap on the GPU only then, so a CPU program (<shmem.h>) keeps a host heap on a GPU node.
+bool device_code_present();
 // Makes this PE's context current on the calling thread (host API calls may come from any thread).
 void make_current();
 

@@ -210,6 +210,9 @@ namespace symmem::core {
 
 // Strong definition of the runtime's weak hook (runtime.cpp): the GPU heap when a GPU is usable.
 status make_gpu_provider(const config::settings &cfg, std::unique_ptr<mem::provider> &out) {
+  if (cfg.heap_kind == "auto" && !cuda::device_code_present()) {
+    return ok_status;  // a CPU program: the host heap (every PE runs the same code, so all agree)
+  }
   boot::bootstrap &b = *g.boot;
   const int me = b.rank();
   const auto n = static_cast<size_t>(b.size());

@@ -106,6 +106,17 @@ status agree_slot(team &parent, const core::call_record &rec, int &slot, uint64_
   return ok_status;
 }
 
+// Splits are collective over the parent: a PE outside it cannot take part.
+team *parent_of(symmem_team_t h, const char *call) {
+  team *p = lookup(h, call);
+  if (p != nullptr && p->my_idx < 0) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "this PE is not a member of the parent team; only its members may "
+                                                  "split it");
+    return nullptr;
+  }
+  return p;
+}
+
 void apply_config(team &t, const symmem_team_config_t *config, long mask) {
   if (config != nullptr && (mask & SYMMEM_TEAM_NUM_CONTEXTS)) {
     t.config.num_contexts = config->num_contexts;
@@ -123,6 +134,15 @@ status split(team &parent, const std::vector<int> &members, const symmem_team_co
                 "the parent team has PEs on other hosts; team creation needs a network transport, which this build "
                 "lacks (split SHMEM_TEAM_SHARED instead)");
   }
+  // Two splits at once from two threads of one PE could agree on the same slot for two teams.
+  static std::atomic<bool> busy{false};
+  if (busy.exchange(true, std::memory_order_acquire)) {
+    fatal(call, "another thread of this PE is creating a team at the same time; serialise team splits (OpenSHMEM "
+                "allows concurrent splits of different parents, symmem does not yet)");
+  }
+  struct release_busy {
+    ~release_busy() { busy.store(false, std::memory_order_release); }
+  } on_exit;
   int slot = 0;
   uint64_t base = 0;
   SYMMEM_TRY(agree_slot(parent, rec, slot, base, call));
@@ -216,7 +236,7 @@ int symmem_team_split_strided(symmem_team_t parent, int start, int stride, int s
                               const symmem_team_config_t *config, long config_mask, symmem_team_t *new_team) {
   const char *call = "team_split_strided";
   if (new_team != nullptr) *new_team = SYMMEM_TEAM_INVALID;
-  team *p = lookup(parent, call);
+  team *p = parent_of(parent, call);
   if (p == nullptr || new_team == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
   const long last = static_cast<long>(start) + static_cast<long>(stride) * (size - 1);
   if (size < 1 || start < 0 || start >= p->size || last < 0 || last >= p->size || (stride == 0 && size > 1)) {
@@ -240,7 +260,7 @@ int symmem_team_split_2d(symmem_team_t parent, int xrange, const symmem_team_con
   const char *call = "team_split_2d";
   if (xteam != nullptr) *xteam = SYMMEM_TEAM_INVALID;
   if (yteam != nullptr) *yteam = SYMMEM_TEAM_INVALID;
-  team *p = lookup(parent, call);
+  team *p = parent_of(parent, call);
   if (p == nullptr || xteam == nullptr || yteam == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
   if (xrange < 1) {
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "xrange %d must be at least 1", xrange).code();
@@ -287,6 +307,11 @@ void *symmem_team_ptr(symmem_team_t h, const void *dest, int pe) {
 int symmem_team_sync(symmem_team_t h) {
   team *t = lookup(h, "team_sync");
   if (t == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
+  if (t->slot == 0) {
+    // sync_all is team_sync(SHMEM_TEAM_WORLD) (1.5, 9.9.4): the same barrier, so the two match.
+    core::call_record rec{core::call_barrier_all, 1, 0, 0};
+    return core::collective_sync(rec, "team_sync").code();
+  }
   core::call_record rec{call_team_sync, 1, 0, 0};
   return sync(*t, rec, "team_sync").code();
 }

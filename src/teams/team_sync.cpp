@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstring>
 #include <map>
+#include <vector>
 
 #include "core/sync.h"
 #include "core/wait.h"
@@ -29,16 +30,54 @@ uint64_t mix(uint64_t x) {  // splitmix64 finaliser
 
 uint64_t fingerprint(const core::call_record &r) { return mix(mix(mix(r.call) ^ r.a) ^ r.b); }
 
-status report_mismatch(const team &t, unsigned parity, const char *call) {
-  std::map<std::string, std::string> groups;  // description -> team PEs
-  for (int i = 0; i < t.size; ++i) {
-    core::call_record r = area(t, t.world(i))->record[parity];
-    std::string &who = groups[core::describe_call(r)];
-    who += (who.empty() ? "" : ",") + std::to_string(i);
+const char *op_name(uint64_t code) {
+  switch (code) {
+    case ('a' << 8 | 'n'): return "and";
+    case ('o' << 8 | 'r'): return "or";
+    case ('x' << 8 | 'o'): return "xor";
+    case ('m' << 8 | 'a'): return "max";
+    case ('m' << 8 | 'i'): return "min";
+    case ('s' << 8 | 'u'): return "sum";
+    case ('p' << 8 | 'r'): return "prod";
+    default: return "?";
   }
+}
+
+// This layer's calls in words; the core's for the rest.
+std::string describe(const core::call_record &r) {
+  const auto a = static_cast<unsigned long long>(r.a);
+  switch (r.call) {
+    case call_broadcast: return strfmt("broadcast(%llu bytes, root %llu)", a, static_cast<unsigned long long>(r.b));
+    case call_collect: return "collect()";
+    case call_fcollect: return strfmt("fcollect(%llu bytes)", a);
+    case call_alltoall: return strfmt("alltoall(%llu bytes per PE)", a);
+    case call_alltoalls: return strfmt("alltoalls(%llu bytes per PE, strides %llu/%llu)", a,
+                                       static_cast<unsigned long long>(r.b & 0xffffffff),
+                                       static_cast<unsigned long long>(r.b >> 32));
+    case call_reduce: return strfmt("%s_reduce(%llu bytes)", op_name(r.b), a);
+    case call_team_split:
+      return strfmt("team_split_strided(start %d, stride %d, size %llu)", static_cast<int>(r.a & 0xffffffff),
+                    static_cast<int>(r.a >> 32), static_cast<unsigned long long>(r.b));
+    case call_team_split_2d: return strfmt("team_split_2d(xrange %llu)", a);
+    case call_team_sync: return "team_sync()";
+    case call_team_destroy: return "team_destroy()";
+    case call_exit: return "the end of a two-barrier collective";
+    default: return core::describe_call(r);
+  }
+}
+
+status report_mismatch(const team &t, unsigned parity, const char *call) {
+  std::map<std::string, std::vector<int>> groups;  // description -> team PEs
+  for (int i = 0; i < t.size; ++i) {
+    groups[describe(area(t, t.world(i))->record[parity])].push_back(i);
+  }
+  std::vector<std::pair<std::string, std::vector<int>>> order(groups.begin(), groups.end());
+  std::sort(order.begin(), order.end(), [](auto &x, auto &y) { return x.second[0] < y.second[0]; });
   std::string text;
-  for (auto &[desc, who] : groups) {
-    text += (text.empty() ? "" : "; ") + std::string("team PEs ") + who + " called " + desc;
+  for (auto &[desc, who] : order) {
+    std::string list;
+    for (int i : who) list += (list.empty() ? "" : ",") + std::to_string(i);
+    text += (text.empty() ? "" : "; ") + std::string(who.size() == 1 ? "team PE " : "team PEs ") + list + " called " + desc;
   }
   return fail(SYMMEM_ERR_MISMATCH, call,
               "collective calls differ across the PEs of a team of %d: %s; every team member must make the same "

@@ -18,6 +18,11 @@ static void ring_round(int kind, long r, int me, int n, shmem_team_t sub) {
     case 2: shmem_quiet(); CHECK_EQ(shmem_team_sync(SHMEM_TEAM_WORLD), 0); break;
     case 3: shmem_barrier(0, 0, n, psync); break;
     case 4: shmem_quiet(); shmem_sync(0, 0, n, psync); break;
+    case 5: /* sync_all is team_sync(SHMEM_TEAM_WORLD): PEs may mix the two */
+      shmem_quiet();
+      if (me % 2) shmem_sync_all();
+      else CHECK_EQ(shmem_team_sync(SHMEM_TEAM_WORLD), 0);
+      break;
     default: break;
   }
   CHECK_EQ(*slot, r * 1000 + (me + 1) % n);
@@ -57,7 +62,7 @@ int main(void) {
   psync = (long *)shmem_malloc(sizeof(long) * SHMEM_BARRIER_SYNC_SIZE);
   for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
   shmem_barrier_all();
-  for (int kind = 0; kind < 5; ++kind) {
+  for (int kind = 0; kind < 6; ++kind) {
     for (long r = 0; r < ROUNDS; ++r) ring_round(kind, r + kind * ROUNDS, me, n, SHMEM_TEAM_INVALID);
   }
   test_subsets(me, n);

@@ -28,13 +28,13 @@ static void one_team(shmem_team_t t, uint64_t seed) {
 
 static void typed_and_in_place(int me, int n, uint64_t seed) {
   long *ls = (long *)src, *ld = (long *)dst;
-  for (int i = 0; i < 100; ++i) ls[i] = (long)(seed + (uint64_t)i) * (me + 1);
+  for (int i = 0; i < 100; ++i) ls[i] = (long)((seed + (uint64_t)i) * (uint64_t)(me + 1));
   memset(dst, POISON, 800);
   int root = n - 1;
   CHECK_EQ(shmem_broadcast(SHMEM_TEAM_WORLD, ld, ls, 100, root), 0); /* generic */
-  for (int i = 0; i < 100; ++i) CHECK_EQ(ld[i], (long)(seed + (uint64_t)i) * n);
+  for (int i = 0; i < 100; ++i) CHECK_EQ(ld[i], (long)((seed + (uint64_t)i) * (uint64_t)n));
   shmem_barrier_all();
-  for (int i = 0; i < 100; ++i) ls[i] = (long)(seed + (uint64_t)i) * (me + 1);
+  for (int i = 0; i < 100; ++i) ls[i] = (long)((seed + (uint64_t)i) * (uint64_t)(me + 1));
   CHECK_EQ(shmem_long_broadcast(SHMEM_TEAM_WORLD, ls, ls, 100, 0), 0); /* dest == source */
   for (int i = 0; i < 100; ++i) CHECK_EQ(ls[i], (long)(seed + (uint64_t)i));
   shmem_barrier_all();

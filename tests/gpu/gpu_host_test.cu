@@ -188,6 +188,36 @@ void test_heap_granules() {
   symmem_free(r);
 }
 
+// Host strided RMA and host waits on a GPU heap: they go through the copy engine, element by
+// element and poll by poll, and must still be exact.
+void test_host_strided_and_waits() {
+  long *v = static_cast<long *>(symmem_malloc(64 * sizeof(long)));
+  long *flag = static_cast<long *>(symmem_calloc(1, sizeof(long)));
+  EXPECT(v != nullptr && flag != nullptr, "malloc failed");
+  std::vector<long> poisoned(64, -7);
+  CK(cudaMemcpy(v, poisoned.data(), 64 * sizeof(long), cudaMemcpyHostToDevice));
+  symmem_barrier_all();
+  long src[8];
+  for (int i = 0; i < 8; ++i) src[i] = me * 1000 + i + round_no;
+  symmem_long_iput(v, src, 3, 1, 8, right_pe);  // every third slot
+  symmem_quiet();
+  symmem_long_atomic_set(flag, 1, right_pe);
+  symmem_long_wait_until(flag, SYMMEM_CMP_EQ, 1);  // host poll of GPU memory
+  EXPECT(symmem_long_test(flag, SYMMEM_CMP_GE, 1) == 1, "test on a GPU heap");
+  std::vector<long> got(64);
+  CK(cudaMemcpy(got.data(), v, 64 * sizeof(long), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 8; ++i) {
+    EXPECT(got[3 * i] == left_pe * 1000 + i + round_no, "iput element %d: %ld", i, got[3 * i]);
+    if (i < 7) EXPECT(got[3 * i + 1] == -7 && got[3 * i + 2] == -7, "iput wrote a stride gap");
+  }
+  long back[8] = {0};
+  symmem_long_iget(back, v, 1, 3, 8, right_pe);  // the right PE holds my values
+  for (int i = 0; i < 8; ++i) EXPECT(back[i] == me * 1000 + i + round_no, "iget element %d: %ld", i, back[i]);
+  symmem_barrier_all();
+  symmem_free(flag);
+  symmem_free(v);
+}
+
 }  // namespace
 
 int main() {
@@ -209,6 +239,7 @@ int main() {
   test_on_stream(buf, stage, sig);
   test_barrier_on_stream();
   test_host_atomics();
+  test_host_strided_and_waits();
   symmem_free(sig);
   symmem_free(stage);
   symmem_free(buf);
