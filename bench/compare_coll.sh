@@ -7,8 +7,8 @@
 #   --npes LIST    PE counts (default "2 4")
 #   --rounds R     runs per implementation, alternating OSHMEM and symmem; the table shows the
 #                  median of the R runs (default 3): the machine is rarely idle
-#   --build DIR    symmem build directory (default <repo>/build-coll; configured and built here
-#                  when it has no libsymmem.so)
+#   --build DIR    symmem build directory (default <repo>/build-coll; configured here when new,
+#                  and the library and launcher are brought up to date with make)
 #   --out DIR      where the CSVs, logs and table.txt go (default bench/results/coll-<date>-<time>)
 #   --max BYTES    largest message (default 1048576)
 #   --skip-oshmem  symmem only
@@ -47,11 +47,12 @@ export SHMEM_SYMMETRIC_HEAP_SIZE="${SHEAP:-512M}"  # OSHMEM
 export COLL_BENCH_MAX="$max"
 
 # symmem: the library, then coll_bench against <shmem.h> from include/ (symmemcc's flags).
-if [ ! -e "$build/src/libsymmem.so" ]; then
-  echo "### building symmem in $build"
-  cmake -S "$repo" -B "$build" -DSYMMEM_CUDA=OFF -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 &&
-    make -C "$build" -j"$jobs" symmem symmem-run >"$out/make.log" 2>&1 || { echo "build failed: see $out/make.log" >&2; exit 1; }
+echo "### building symmem in $build"
+if [ ! -e "$build/CMakeCache.txt" ]; then
+  cmake -S "$repo" -B "$build" -DSYMMEM_CUDA=OFF -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 ||
+    { echo "cmake failed: see $out/cmake.log" >&2; exit 1; }
 fi
+make -C "$build" -j"$jobs" symmem symmem-run >"$out/make.log" 2>&1 || { echo "build failed: see $out/make.log" >&2; exit 1; }
 cc -O2 -std=c11 -I"$repo/include" -I"$build/include" "$here/coll_bench.c" -o "$out/coll_bench_symmem" \
   -L"$build/src" -lsymmem -Wl,-rpath,"$build/src" || exit 1
 have_oshmem=0
@@ -61,6 +62,7 @@ fi
 [ "$skip_oshmem" = 0 ] && [ "$have_oshmem" = 0 ] && echo "### no OSHMEM (oshcc/oshrun): symmem only"
 
 run_symmem() {  # $1 npes, $2 round
+  rm -f "$out/symmem_np$1_r$2.csv"
   COLL_BENCH_IMPL=symmem COLL_BENCH_CSV="$out/symmem_np$1_r$2.csv" \
     timeout 600 "$build/tools/symmem-run" -n "$1" --timeout 500 "$out/coll_bench_symmem" >"$out/symmem_np$1_r$2.log" 2>&1
 }
@@ -68,6 +70,7 @@ run_symmem() {  # $1 npes, $2 round
 # run that measured nothing is tried again (up to 3 times).
 run_oshmem() {
   local csv="$out/oshmem_np$1_r$2.csv" log="$out/oshmem_np$1_r$2.log" try rc=0
+  rm -f "$csv" "$log"
   for try in 1 2 3; do
     COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$csv" OMPI_MCA_osc='^rdma' \
       timeout 600 oshrun --allow-run-as-root --oversubscribe -np "$1" \

@@ -13,10 +13,13 @@
 //    two), and a second barrier so that no source is changed while someone still reads it.
 // Active sets have no scratch and always take the direct-read path. Reads start at the next peer
 // (me + 1) so that the PEs do not all read the same peer at once.
+#include <sched.h>
+
 #include <atomic>
 #include <cstring>
 
 #include "coll/coll.h"
+#include "core/sync.h"
 #include "core/wait.h"
 
 namespace symmem::coll {
@@ -42,16 +45,21 @@ namespace {
 void wait_at_least(const std::atomic<uint64_t> &flag, uint64_t value, int world, const char *what, const char *call) {
   if (flag.load(std::memory_order_acquire) >= value) return;
   core::spin_wait w(call, [world, what] { return strfmt("PE %d %s", world, what); });
-  while (flag.load(std::memory_order_acquire) < value) w.pause();
+  const bool yield_first = core::node_oversubscribed();  // give the core to the PE awaited
+  while (flag.load(std::memory_order_acquire) < value) {
+    if (yield_first) sched_yield();
+    w.pause();
+  }
 }
 
 // Small broadcast without a barrier (the flag-and-acknowledge scheme of shared-memory MPI
 // broadcasts). Broadcasts on a team are numbered; the root puts the data in its own buffer and
 // publishes the number with release order, the others wait for the number, copy out, and
 // acknowledge. Nobody waits for anybody else's arrival, so back-to-back broadcasts overlap. A
-// buffer is reused only after every member has acknowledged its previous use: tiny messages go in
-// a ring of 16 cache lines that hold the number beside the data (one miss for the reader), larger
-// ones (<= 2 KiB) in two halves. The root remembers the acknowledgements it has seen, so it reads
+// buffer is reused only after every member has acknowledged its previous use: messages up to 248 B
+// go in a ring of 32 slots that hold the number beside the data (one miss for the reader up to 56
+// B; 32 deep, so the root rarely waits even when PEs share cores), larger ones (<= 2 KiB) in two
+// halves. The root remembers the acknowledgements it has seen, so it reads
 // the members' lines only when a buffer comes round again. The argument check needs a barrier, so
 // this path skips it.
 void wait_acks(group &gr, teams::team &t, uint64_t seq, uint64_t depth, const char *call) {

@@ -7,9 +7,12 @@
 // 1 off. A round's signal always comes from the same partner, and a partner cannot signal round k
 // of the next call before it has finished this one, so counts never mix calls; when every PE has
 // left, every counter is back to SHMEM_SYNC_VALUE (0), as OpenSHMEM requires of pSync.
+#include <sched.h>
+
 #include <atomic>
 
 #include "coll/coll.h"
+#include "core/sync.h"
 #include "core/wait.h"
 
 namespace symmem::coll {
@@ -24,7 +27,9 @@ status aset_sync(group &gr, const char *call) {
     if (mine.load(std::memory_order_acquire) < 1) {
       const int from = gr.world((gr.me - dist + gr.n) % gr.n);
       core::spin_wait w(call, [from] { return strfmt("PE %d to reach the same collective call (active set)", from); });
+      const bool yield_first = core::node_oversubscribed();  // give the core to the PE awaited
       while (mine.load(std::memory_order_acquire) < 1) {
+        if (yield_first) sched_yield();
         w.pause();
       }
     }

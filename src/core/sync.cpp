@@ -7,6 +7,7 @@
 // no PE reaches before every PE has left epoch e+1, hence has read its slot of epoch e.
 #include "core/sync.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -92,7 +93,9 @@ status sync_over_heap(uint64_t &lo, uint64_t &hi, const char *call) {
     if (in.epoch.load(std::memory_order_acquire) != epoch) {
       const int from = (me - dist + n) % n;
       spin_wait w(call, [from] { return strfmt("PE %d to reach the same collective call", from); });
+      const bool yield_first = node_oversubscribed();
       while (in.epoch.load(std::memory_order_acquire) != epoch) {
+        if (yield_first) sched_yield();
         w.pause();
       }
     }
@@ -167,6 +170,21 @@ status collective_sync(const call_record &rec, const char *call) {
     return report_mismatch(rec, parity, call);
   }
   return ok_status;
+}
+
+bool node_oversubscribed() {
+  static std::atomic<uint64_t> for_job{0};
+  static std::atomic<bool> over{false};
+  if (SYMMEM_UNLIKELY(for_job.load(std::memory_order_acquire) != g.nonce)) {
+    // A PE pinned to one CPU (symmem-run --bind-to core, which pins only when the PEs fit) says
+    // nothing about the others: count the host's CPUs then; otherwise the CPUs this PE may use.
+    cpu_set_t set;
+    long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+    if (cpus <= 1) cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    over.store(g.local_size > cpus, std::memory_order_relaxed);
+    for_job.store(g.nonce, std::memory_order_release);
+  }
+  return over.load(std::memory_order_relaxed);
 }
 
 void spin_wait::check() {

@@ -13,6 +13,10 @@ status collective_sync(const call_record &rec, const char *call);
 // Formats a record for messages: "malloc(1024 bytes)".
 std::string describe_call(const call_record &rec);
 
+// True when this host runs more PEs than it has CPUs: a waiting PE should then give its core to
+// the PE it waits for at once rather than spin first (a spin only delays it by a time slice).
+bool node_oversubscribed();
+
 // Names of the calls numbered from call_user_first (defined by the teams layer when linked in).
 const char *user_call_name(uint32_t id) __attribute__((weak));
 

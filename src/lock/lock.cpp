@@ -8,10 +8,13 @@
 // starve. A zeroed long (as OpenSHMEM requires before first use) is an unlocked lock. Waiters read
 // one word on PE 0's heap; with every peer mapped that is a load from shared memory (MCS's queue
 // would spare the cache line, but needs a node per waiter that this API has no room for).
+#include <sched.h>
+
 #include <atomic>
 #include <cstdint>
 
 #include "core/state.h"
+#include "core/sync.h"
 #include "core/wait.h"
 
 namespace symmem::lock {
@@ -55,7 +58,9 @@ void symmem_set_lock(long *lock) {
   core::spin_wait sw(call, [lock, ticket] {
     return strfmt("the lock at %p (ticket %u) to be released by its holder", static_cast<void *>(lock), ticket);
   });
+  const bool yield_first = core::node_oversubscribed();  // the holder may need this core
   while (serving_of(w.load(std::memory_order_acquire)) != ticket) {
+    if (yield_first) sched_yield();
     sw.pause();
   }
 }

@@ -3,10 +3,13 @@
 // The data goes first (memcpy into the peer's mapping), then the signal word is updated with
 // release order, so a PE that sees the signal (acquire) sees the data: the ordering OpenSHMEM
 // requires between the put and its signal. The _nbi forms complete at once on this transport.
+#include <sched.h>
+
 #include <atomic>
 #include <cstring>
 
 #include "core/state.h"
+#include "core/sync.h"
 #include "core/wait.h"
 
 namespace symmem::sig {
@@ -81,7 +84,9 @@ uint64_t symmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
     return strfmt("the signal at %p to compare with %llu (it holds %llu)", static_cast<void *>(sig_addr),
                   static_cast<unsigned long long>(cmp_value), static_cast<unsigned long long>(*sig_addr));
   });
+  const bool yield_first = core::node_oversubscribed();  // the sender may need this core
   while (!holds(v = word.load(std::memory_order_acquire), cmp, cmp_value, call)) {
+    if (yield_first) sched_yield();
     w.pause();
   }
   return v;

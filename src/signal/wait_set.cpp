@@ -1,10 +1,13 @@
 // symmem: point-to-point waits on sets of variables (OpenSHMEM 1.5, 9.10: wait_until_all, _any,
 // _some, their _vector forms, and the test_ forms). An element whose status entry is non-zero is
 // left out; every wait is bounded (spin_wait) and names the variables it waited for.
+#include <sched.h>
+
 #include <atomic>
 #include <cstdint>
 
 #include "core/state.h"
+#include "core/sync.h"
 #include "core/wait.h"
 
 namespace symmem::sig {
@@ -83,7 +86,11 @@ void wait_for(const void *ivars, size_t n, const char *call, F &&done) {
   core::spin_wait w(call, [ivars, n] {
     return strfmt("the %zu variables at %p to meet the comparison", n, ivars);
   });
-  while (!done()) w.pause();
+  const bool yield_first = core::node_oversubscribed();  // the writers may need this core
+  while (!done()) {
+    if (yield_first) sched_yield();
+    w.pause();
+  }
 }
 
 }  // namespace

@@ -15,13 +15,13 @@ namespace symmem::teams {
 
 inline constexpr int max_teams = 64;     // slots; a PE is a member of at most this many teams at once
 inline constexpr int team_rounds = 16;   // dissemination rounds: teams of up to 65536 PEs
-inline constexpr size_t coll_bytes = size_t{28} << 10;  // per-PE small-message scratch, per parity
+inline constexpr size_t coll_bytes = size_t{24} << 10;  // per-PE small-message scratch, per parity
 inline constexpr size_t bcast_bytes = 2048;              // the no-barrier broadcast, per parity
-inline constexpr int bcast_ring = 16;                    // tiny broadcasts in flight per root
-inline constexpr size_t bcast_inline = 56;               // a tiny broadcast: data beside its number
+inline constexpr int bcast_ring = 32;                    // short broadcasts in flight per root
+inline constexpr size_t bcast_inline = 248;              // a short broadcast: data beside its number
 
-// A tiny broadcast: its sequence number and its data in one cache line, so the reader's one miss
-// brings both.
+// A short broadcast: its sequence number with its data right after it (up to 56 bytes share the
+// number's cache line, so the reader's one miss brings both).
 struct alignas(64) bcast_line {
   std::atomic<uint64_t> seq;
   unsigned char data[bcast_inline];
@@ -36,7 +36,7 @@ struct team_area {
   alignas(64) std::atomic<uint64_t> bcast_flag;   // the last small broadcast this PE sent as root
   alignas(64) std::atomic<uint64_t> bcast_ack;    // the last small broadcast this PE has finished
   alignas(64) unsigned char bcast_data[2][bcast_bytes];  // its data, by sequence parity
-  bcast_line bcast_tiny[bcast_ring];               // tiny broadcasts sent as root, by sequence
+  bcast_line bcast_tiny[bcast_ring];               // short broadcasts sent as root, by sequence
 };
 static_assert(core::ctrl_scratch_offset + max_teams * sizeof(team_area) <= core::ctrl_bytes,
               "team areas must fit in the control segment");

@@ -7,6 +7,8 @@
 // made the same call with the same arguments costs no extra round. Flags are double-buffered by
 // epoch parity; a team's epochs start from a base agreed at creation (team.cpp), so a reused slot
 // never sees a stale epoch that matches.
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -93,7 +95,9 @@ void wait_flag(const core::sync_slot &in, uint64_t epoch, const team &t, int fro
   core::spin_wait w(call, [world, from] {
     return strfmt("PE %d (team PE %d) to reach the same collective call", world, from);
   });
+  const bool yield_first = core::node_oversubscribed();
   while (in.epoch.load(std::memory_order_acquire) != epoch) {
+    if (yield_first) sched_yield();
     w.pause();
   }
 }

@@ -3,7 +3,7 @@
  * broadcast32/64, which leave the root's dest alone. Destinations are poisoned first. */
 #include "conf.h"
 
-static const size_t sizes[] = {0, 1, 7, 8, 64, 1000, 28 * 1024, 28 * 1024 + 8, 100000};
+static const size_t sizes[] = {0, 1, 7, 8, 64, 1000, 24 * 1024, 24 * 1024 + 8, 100000};
 enum { NSIZES = sizeof sizes / sizeof sizes[0], MAXB = 100000 + 64 };
 
 static unsigned char *src, *dst;
@@ -46,7 +46,7 @@ static void back_to_back(int me, int n) {
   long *ls = (long *)src, *ld = (long *)dst;
   for (int i = 0; i < 3000; ++i) {
     int root = (i / 3) % n;
-    size_t cnt = i % 7 == 0 ? 200 : (size_t)(1 + i % 5); /* 1600 B or up to 40 B */
+    size_t cnt = i % 7 == 0 ? 200 : i % 11 == 0 ? 31 : (size_t)(1 + i % 5); /* 1600 B, 248 B, or up to 40 B */
     for (size_t k = 0; k < cnt; ++k) ls[k] = (long)i * 1000 + me * 10 + (long)k;
     ld[0] = ld[cnt - 1] = -1;
     CHECK_EQ(shmem_long_broadcast(SHMEM_TEAM_WORLD, ld, ls, cnt, root), 0);

@@ -3,7 +3,7 @@
  * place (source inside dest), and the deprecated collect32/64, fcollect32/64. */
 #include "conf.h"
 
-static const size_t sizes[] = {0, 1, 8, 24, 4096, 28 * 1024, 28 * 1024 + 8, 40000};
+static const size_t sizes[] = {0, 1, 8, 24, 4096, 24 * 1024, 24 * 1024 + 8, 40000};
 enum { NSIZES = sizeof sizes / sizeof sizes[0], MAXB = 40000 };
 
 static unsigned char *src, *dst;
