@@ -21,6 +21,7 @@ struct settings {
   size_t heap_retain = 0;
   std::string heap_kind;
   std::string gpu;  // SYMMEM_GPU
+  std::string uid_ifname;
   std::string plugin_path;
   std::string hostname;
   bool check_args = true;

@@ -35,6 +35,9 @@
     "GPU of each PE (GPU heap): empty picks the device the program made current before init, else "  \
     "node-local rank modulo the GPU count; N uses GPU N; a list N0,N1,... gives node-local rank i "   \
     "entry i modulo the list's length.")                                                               \
+  X(uid_ifname, text, "BOOTSTRAP_UID_SOCK_IFNAME", "", "", "", "",                                          \
+    "Network interface of the unique-id bootstrap's root (default: the first non-loopback IPv4 "     \
+    "interface that is up, then loopback).")                                                          \
   X(plugin_path, text, "PLUGIN_PATH", "", "", "", "",                                                      \
     "Colon-separated directories searched first for bootstrap plugins (libsymmem_boot_*.so).")         \
   X(hostname, text, "HOSTNAME", "", "", "", "",                                                            \
