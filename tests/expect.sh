@@ -1,7 +1,8 @@
 #!/bin/sh
 # expect.sh EXIT PATTERN... -- COMMAND ARGS...
-# Runs COMMAND, then checks its exit status (a number, or "nonzero") and that its combined output
-# matches every extended regular expression PATTERN. Prints the output when a check fails.
+# Runs COMMAND; checks its exit status (a number, or "nonzero") and that its output (stdout and
+# stderr together) matches every extended regular expression PATTERN. Prints the output always,
+# so that ctest's log shows what the program said.
 want=$1; shift
 pats=""
 while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do pats="$pats
@@ -11,19 +12,18 @@ out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$@" >"$out" 2>&1
 rc=$?
-ok=yes
+cat "$out"
+bad=""
 if [ "$want" = nonzero ]; then
-  [ "$rc" -ne 0 ] || { echo "expected a non-zero exit, got 0"; ok=no; }
+  [ "$rc" -ne 0 ] || bad="expected a non-zero exit, got 0"
 elif [ "$rc" -ne "$want" ]; then
-  echo "expected exit $want, got $rc"; ok=no
+  bad="expected exit $want, got $rc"
 fi
-printf '%s\n' "$pats" | while IFS= read -r p; do
-  [ -z "$p" ] && continue
-  grep -Eq -- "$p" "$out" || { echo "output does not match: $p"; echo x >"$out.miss"; }
-done
-[ -f "$out.miss" ] && { ok=no; rm -f "$out.miss"; }
-if [ "$ok" != yes ]; then
-  echo "---- output of: $*"; cat "$out"; echo "----"
+miss=$(printf '%s\n' "$pats" | while IFS= read -r p; do
+  [ -n "$p" ] && ! grep -Eq -- "$p" "$out" && echo "output does not match: $p"
+done)
+if [ -n "$bad$miss" ]; then
+  echo "FAIL: $bad $miss"
   exit 1
 fi
-exit 0
+echo "PASS"

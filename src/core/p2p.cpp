@@ -1,26 +1,13 @@
 // symmem: ordering, barriers and point-to-point waits.
 #include <atomic>
 
+#include "core/compare.h"
 #include "core/state.h"
 #include "core/sync.h"
 #include "core/wait.h"
 
 namespace symmem::core {
 namespace {
-
-template <typename T>
-bool compare(T v, int cmp, T value, const char *call) {
-  switch (cmp) {
-    case SYMMEM_CMP_EQ: return v == value;
-    case SYMMEM_CMP_NE: return v != value;
-    case SYMMEM_CMP_GT: return v > value;
-    case SYMMEM_CMP_GE: return v >= value;
-    case SYMMEM_CMP_LT: return v < value;
-    case SYMMEM_CMP_LE: return v <= value;
-    default:
-      fatal(call, "comparison %d is not one of SHMEM_CMP_EQ, NE, GT, GE, LT, LE (0..5)", cmp);
-  }
-}
 
 // The variable's current value: a CPU load, or a copy out of GPU memory when the heap is there
 // (a host wait on a GPU heap polls through the copy engine: correct, some microseconds a poll).
@@ -37,7 +24,7 @@ T load_ivar(T *ivar) {
 
 template <typename T>
 bool test_once(T *ivar, int cmp, T value, const char *call) {
-  return compare(load_ivar(ivar), cmp, value, call);
+  return holds(load_ivar(ivar), cmp, value, call);
 }
 
 const char *cmp_text(int cmp) {

@@ -19,16 +19,6 @@
 namespace symmem::core {
 namespace {
 
-uint64_t mix(uint64_t x) {  // splitmix64 finaliser
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-uint64_t fingerprint(const call_record &r) { return mix(mix(mix(r.call) ^ r.a) ^ r.b); }
-
 std::string ranks_text(const std::vector<int> &pes) {
   std::string s = pes.size() == 1 ? "PE " : "PEs ";
   for (size_t i = 0; i < pes.size();) {

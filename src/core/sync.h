@@ -10,6 +10,19 @@ namespace symmem::core {
 // and gets SYMMEM_ERR_MISMATCH; nothing else changes.
 status collective_sync(const call_record &rec, const char *call);
 
+// A 64-bit fingerprint of a call record (splitmix64's finaliser, chained): the barriers compare
+// the min and max of the PEs' fingerprints instead of whole records.
+inline uint64_t fingerprint_mix(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+inline uint64_t fingerprint(const call_record &r) {
+  return fingerprint_mix(fingerprint_mix(fingerprint_mix(r.call) ^ r.a) ^ r.b);
+}
+
 // Formats a record for messages: "malloc(1024 bytes)".
 std::string describe_call(const call_record &rec);
 

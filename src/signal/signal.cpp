@@ -8,11 +8,13 @@
 #include <atomic>
 #include <cstring>
 
+#include "core/compare.h"
 #include "core/state.h"
 #include "core/sync.h"
 #include "core/wait.h"
 
 namespace symmem::sig {
+using core::holds;
 namespace {
 
 void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, uint64_t signal, int op, int pe,
@@ -34,18 +36,6 @@ void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, 
     word.store(signal, std::memory_order_release);
   } else {
     word.fetch_add(signal, std::memory_order_acq_rel);
-  }
-}
-
-bool holds(uint64_t v, int cmp, uint64_t value, const char *call) {
-  switch (cmp) {
-    case SYMMEM_CMP_EQ: return v == value;
-    case SYMMEM_CMP_NE: return v != value;
-    case SYMMEM_CMP_GT: return v > value;
-    case SYMMEM_CMP_GE: return v >= value;
-    case SYMMEM_CMP_LT: return v < value;
-    case SYMMEM_CMP_LE: return v <= value;
-    default: fatal(call, "comparison %d is not one of SHMEM_CMP_EQ, NE, GT, GE, LT, LE (0..5)", cmp);
   }
 }
 

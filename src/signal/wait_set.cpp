@@ -6,25 +6,14 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/compare.h"
 #include "core/state.h"
 #include "core/sync.h"
 #include "core/wait.h"
 
 namespace symmem::sig {
+using core::holds;
 namespace {
-
-template <typename T>
-bool holds(T v, int cmp, T value, const char *call) {
-  switch (cmp) {
-    case SYMMEM_CMP_EQ: return v == value;
-    case SYMMEM_CMP_NE: return v != value;
-    case SYMMEM_CMP_GT: return v > value;
-    case SYMMEM_CMP_GE: return v >= value;
-    case SYMMEM_CMP_LT: return v < value;
-    case SYMMEM_CMP_LE: return v <= value;
-    default: fatal(call, "comparison %d is not one of SHMEM_CMP_EQ, NE, GT, GE, LT, LE (0..5)", cmp);
-  }
-}
 
 // Element i's comparison value: one for all, or the i-th of a vector.
 template <typename T>

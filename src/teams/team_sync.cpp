@@ -22,16 +22,7 @@
 namespace symmem::teams {
 namespace {
 
-uint64_t mix(uint64_t x) {  // splitmix64 finaliser
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-uint64_t fingerprint(const core::call_record &r) { return mix(mix(mix(r.call) ^ r.a) ^ r.b); }
-
+using core::fingerprint;
 const char *op_name(uint64_t code) {
   switch (code) {
     case ('a' << 8 | 'n'): return "and";
