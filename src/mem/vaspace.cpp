@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -13,7 +14,6 @@
 namespace symmem::mem {
 namespace {
 constexpr int reserve_flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-constexpr int max_rounds = 8;
 }  // namespace
 
 uintptr_t reserve_anywhere(size_t size, size_t align) {
@@ -63,14 +63,47 @@ bool make_guard(uintptr_t addr, size_t size) {
   return p != MAP_FAILED;
 }
 
+namespace {
+
+uint64_t mix64(uint64_t x) {  // splitmix64: spreads the shared seed over the address range
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Candidate `round`: first the PEs' own proposals, then addresses drawn from a seed every PE
+// computes alike (a hash of all proposals) in [16 TiB, 80 TiB): far from where Linux puts the
+// program (~85 TiB up) and the mmap area (~127 TiB down), so almost surely free on every PE.
+// Two PEs whose mmap areas start within a heap's size of each other take each other's proposals,
+// which is why the proposals alone are not enough (seen in about one init in a few hundred).
+uintptr_t candidate(const std::vector<uintptr_t> &proposals, size_t round, size_t align) {
+  const size_t first = std::min<size_t>(proposals.size(), 4);
+  if (round < first) {
+    return proposals[round];
+  }
+  uint64_t seed = 0;
+  for (uintptr_t p : proposals) {
+    seed = mix64(seed ^ p);
+  }
+  constexpr uint64_t lo = uint64_t{16} << 40;
+  constexpr uint64_t span = uint64_t{64} << 40;
+  const uint64_t slots = span / align;
+  return static_cast<uintptr_t>(lo + (mix64(seed + round) % slots) * align);
+}
+
+constexpr size_t max_candidates = 24;
+
+}  // namespace
+
 status agree_on_address(boot::bootstrap &b, reserver &r, size_t size, size_t align, uintptr_t &out) {
   const auto n = static_cast<size_t>(b.size());
   uintptr_t mine = r.propose(size, align);
   std::vector<uintptr_t> proposals(n);
   SYMMEM_TRY(b.allgather(&mine, proposals.data(), sizeof mine, "init"));
   std::vector<uint8_t> oks(n);
-  for (size_t round = 0; round < n && round < static_cast<size_t>(max_rounds); ++round) {
-    uintptr_t cand = proposals[round];
+  for (size_t round = 0; round < max_candidates; ++round) {
+    const uintptr_t cand = candidate(proposals, round, align);
     bool ok = cand != 0 && (cand == mine || r.try_at(cand, size));
     uint8_t flag = ok ? 1 : 0;
     SYMMEM_TRY(b.allgather(&flag, oks.data(), 1, "init"));
@@ -83,8 +116,8 @@ status agree_on_address(boot::bootstrap &b, reserver &r, size_t size, size_t ali
         r.release(mine, size);
       }
       out = cand;
-      log(log_level::info, "%s at %#lx (%zu bytes), the proposal of PE %zu", r.what(),
-          static_cast<unsigned long>(cand), size, round);
+      log(log_level::info, "%s at %#lx (%zu bytes), candidate %zu", r.what(), static_cast<unsigned long>(cand),
+          size, round);
       return ok_status;
     }
     if (ok && cand != mine) {
@@ -95,9 +128,9 @@ status agree_on_address(boot::bootstrap &b, reserver &r, size_t size, size_t ali
     r.release(mine, size);
   }
   return fail(SYMMEM_ERR_OUT_OF_MEMORY, "init",
-              "no virtual address range of %zu bytes is free on every PE for the %s after %d tries; "
+              "no virtual address range of %zu bytes is free on every PE for the %s after %zu tries; "
               "lower SYMMEM_SYMMETRIC_SIZE",
-              size, r.what(), max_rounds);
+              size, r.what(), max_candidates);
 }
 
 }  // namespace symmem::mem
