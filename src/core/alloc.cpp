@@ -173,11 +173,21 @@ void symmem_free(void *ptr) {
   if (!core::collective_sync(rec, "free").ok() || ptr == nullptr) {
     return;
   }
-  size_t off = 0;
-  size_t size = 0;
-  if (core::find_block(ptr, "free", off, size)) {
+  if (!in_heap) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, "free",
+               "%p is not in the symmetric heap (%#lx..%#lx); pass a pointer returned by symmem_malloc. Nothing "
+               "was freed",
+               ptr, static_cast<unsigned long>(g.heap_base), static_cast<unsigned long>(g.heap_base + g.heap_size));
+    return;
+  }
+  bool released = false;
+  {
     std::lock_guard<core::spinlock> lock(g.alloc_mutex);
-    g.alloc.release(off);
+    released = g.alloc.release(a - g.heap_base);  // one lookup: validates and frees
+  }
+  if (!released) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, "free",
+               "%p is not the start of a live allocation (already freed, or inside a block); nothing was freed", ptr);
   }
 }
 
