@@ -84,18 +84,6 @@ __device__ __forceinline__ void st_release(uint64_t *p, uint64_t v, bool gpu_sco
   }
 }
 
-__device__ __forceinline__ bool compare(uint64_t v, int cmp, uint64_t value) {
-  switch (cmp) {
-    case SYMMEM_CMP_EQ: return v == value;
-    case SYMMEM_CMP_NE: return v != value;
-    case SYMMEM_CMP_GT: return v > value;
-    case SYMMEM_CMP_GE: return v >= value;
-    case SYMMEM_CMP_LT: return v < value;
-    case SYMMEM_CMP_LE: return v <= value;
-    default: return false;
-  }
-}
-
 template <typename T>
 __device__ __forceinline__ bool compare_t(T v, int cmp, T value) {
   switch (cmp) {
@@ -108,6 +96,9 @@ __device__ __forceinline__ bool compare_t(T v, int cmp, T value) {
     default: return false;
   }
 }
+
+/* The 64-bit form the flag waits use. */
+__device__ __forceinline__ bool compare(uint64_t v, int cmp, uint64_t value) { return compare_t(v, cmp, value); }
 
 /* Bounded wait: true when `limit_ns` (0: forever) has passed since `start`. Checks the clock only
  * every 1024 turns so the spin stays a load and a compare. */
