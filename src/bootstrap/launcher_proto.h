@@ -33,6 +33,9 @@ inline constexpr const char *env_sock = "SYMMEM_LAUNCHER_SOCK";   // abstract so
 inline constexpr const char *env_rank = "SYMMEM_LAUNCHER_RANK";   // 0..n-1
 inline constexpr const char *env_size = "SYMMEM_LAUNCHER_SIZE";   // n
 inline constexpr const char *env_job = "SYMMEM_JOB_ID";           // random hex, unique per job
+// With --hosts: the host name the PE was started on, as the user listed it. It is the PE's host
+// identity (topo/topology.cpp): network namespaces share the kernel's host name.
+inline constexpr const char *env_host = "SYMMEM_LAUNCHER_HOST";
 
 enum class msg : uint32_t {
   hello = 1,

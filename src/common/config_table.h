@@ -41,7 +41,8 @@
   X(plugin_path, text, "PLUGIN_PATH", "", "", "", "",                                                      \
     "Colon-separated directories searched first for bootstrap plugins (libsymmem_boot_*.so).")         \
   X(hostname, text, "HOSTNAME", "", "", "", "",                                                            \
-    "Host identity used to find node-local PEs (default: the kernel's host name and boot id).")        \
+    "Host identity used to find node-local PEs (default: the host symmem-run --hosts started the "    \
+    "PE on, else the kernel's host name, boot id and network namespace).")                            \
   X(check_args, boolean, "CHECK_COLLECTIVE_ARGS", "1", "", "", "",                                         \
     "Verify that every PE passes the same arguments to each collective call (cost: folded into the " \
     "barrier the call needs anyway).")

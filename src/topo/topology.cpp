@@ -1,13 +1,24 @@
 #include "topo/topology.h"
 
+#include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
+
+#include "bootstrap/launcher_proto.h"
 
 namespace symmem::topo {
 
+// Two PEs can share memory when they can pass each other descriptors over an abstract Unix
+// socket: same kernel (boot id) and same network namespace (abstract sockets do not cross
+// network namespaces, which otherwise share the host name, /dev/shm and System V IPC).
 std::string host_identity(const std::string &override_name) {
+  const char *launched_on = std::getenv(launcher::env_host);  // symmem-run --hosts: the host as listed
+  if (launched_on != nullptr && *launched_on != '\0') {
+    return std::string("host:") + launched_on;
+  }
   if (!override_name.empty()) {
     return override_name;
   }
@@ -16,7 +27,9 @@ std::string host_identity(const std::string &override_name) {
   std::string boot_id;
   std::ifstream f("/proc/sys/kernel/random/boot_id");
   std::getline(f, boot_id);
-  return std::string(name) + "/" + boot_id;
+  struct stat ns {};
+  std::string net = ::stat("/proc/self/ns/net", &ns) == 0 ? "/netns:" + std::to_string(ns.st_ino) : "";
+  return std::string(name) + "/" + boot_id + net;
 }
 
 uint64_t host_hash(const std::string &override_name) {

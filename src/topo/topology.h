@@ -7,9 +7,11 @@
 
 namespace symmem::topo {
 
-// Identity of this host: SYMMEM_HOSTNAME when set (lets network namespaces act as hosts), else
-// the kernel's host name and boot id, so two containers with one host name on different machines
-// differ.
+// Identity of this host, for finding the PEs that map each other's memory: the host name
+// symmem-run --hosts started this PE on; else SYMMEM_HOSTNAME when set; else the kernel's host
+// name, boot id and network namespace, so two containers with one host name on different
+// machines differ, and so do two network namespaces of one machine (they cannot pass descriptors
+// to each other over abstract sockets).
 std::string host_identity(const std::string &override_name);
 uint64_t host_hash(const std::string &override_name);
 // Physical memory plus swap in bytes (0 when unknown).
