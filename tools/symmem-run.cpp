@@ -42,6 +42,8 @@
 #include <vector>
 
 #include "bootstrap/launcher_proto.h"
+#include "run/hosts.h"
+#include "run/util.h"
 
 #ifndef SYMMEM_VERSION
 #define SYMMEM_VERSION "0.1.0"
@@ -50,78 +52,14 @@
 namespace {
 
 namespace lp = symmem::launcher;
-using steady = std::chrono::steady_clock;
+using namespace symmem::run;
 using namespace std::chrono_literals;
-using env_list = std::vector<std::pair<std::string, std::string>>;
 
 constexpr int max_pes = 4096;
 constexpr auto abort_grace = 250ms;     // a PE told by ABORT exits on its own within this
 constexpr auto term_grace = 500ms;      // after SIGTERM, before SIGKILL
 constexpr auto signal_grace = 1000ms;   // after forwarding the user's signal, before SIGKILL
 constexpr size_t max_line = 64 * 1024;  // --tag-output breaks longer lines: memory stays bounded
-
-// ---- output helpers ----------------------------------------------------------------------------
-
-std::string strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string strf(const char *fmt, ...) {
-  va_list ap, ap2;
-  va_start(ap, fmt);
-  va_copy(ap2, ap);
-  int n = vsnprintf(nullptr, 0, fmt, ap);
-  va_end(ap);
-  std::string s(n > 0 ? static_cast<size_t>(n) : 0, '\0');
-  vsnprintf(s.data(), s.size() + 1, fmt, ap2);
-  va_end(ap2);
-  return s;
-}
-
-// Blocking write of everything; our stdout/stderr may have been left non-blocking by someone.
-void write_all(int fd, std::string_view s) {
-  while (!s.empty()) {
-    ssize_t k = ::write(fd, s.data(), s.size());
-    if (k < 0 && errno == EINTR) continue;
-    if (k < 0 && errno == EAGAIN) {
-      pollfd p{fd, POLLOUT, 0};
-      ::poll(&p, 1, -1);
-      continue;
-    }
-    if (k <= 0) return;  // EPIPE or a closed terminal: nobody is reading, drop it
-    s.remove_prefix(static_cast<size_t>(k));
-  }
-}
-
-// One write per message, so launcher lines never interleave mid-line with tagged PE output.
-void say(const std::string &msg) { write_all(2, "symmem-run: " + msg + "\n"); }
-
-[[noreturn]] void die(const std::string &msg, int code = 1) {
-  say(msg);
-  std::exit(code);
-}
-
-std::string describe_exit(int st) {
-  if (WIFEXITED(st)) return strf("exited with status %d", WEXITSTATUS(st));
-  return strf("was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-}
-
-// Rank lists stay readable at 4096 PEs: with `ranges` "2,3" or "0-5,9" (runs of three or more
-// become ranges), else "0 1 2"; either way cut short after `cap` items.
-std::string rank_list(const std::vector<int> &r, const char *sep, bool ranges, size_t cap = 32) {
-  std::string s;
-  size_t items = 0;
-  for (size_t i = 0; i < r.size(); ++i) {
-    size_t j = i;
-    while (ranges && j + 1 < r.size() && r[j + 1] == r[j] + 1) ++j;
-    if (items++ == cap) return s + strf("%s... (%zu in all)", sep, r.size());
-    if (!s.empty()) s += sep;
-    s += j >= i + 2 ? strf("%d-%d", r[i], r[j]) : std::to_string(r[i]);
-    if (j >= i + 2) i = j;
-  }
-  return s;
-}
-
-steady::duration seconds(double s) {  // capped at ~30 years: larger would overflow the clock
-  return std::chrono::duration_cast<steady::duration>(std::chrono::duration<double>(std::min(s, 1e9)));
-}
 
 // ---- options -----------------------------------------------------------------------------------
 
@@ -133,13 +71,15 @@ struct options {
   env_list env;                    // -x
   bool mps = false;
   std::string bind = "auto";       // --bind-to: auto (core when the PEs fit), core, none
+  std::vector<host_slots> hosts;   // --hosts / --hostfile: empty runs every PE here
+  std::string launch_agent;        // --launch-agent; empty: ssh
   char **argv = nullptr;           // the program and its arguments
 };
 
 constexpr const char *usage_text =
       "usage: symmem-run -n N [options] prog [args...]\n"
       "Starts N PEs of prog on this host and serves their bootstrap.\n\n"
-      "  -n, --np N               number of PEs (1..4096), required\n"
+      "  -n, --np N               number of PEs (1..4096); required without --hosts\n"
       "  -t, --tag-output         prefix each output line of PE r with \"[PE r] \"\n"
       "      --timeout S          stop the job after S seconds (exit status 124)\n"
       "      --bootstrap-timeout S  SYMMEM_BOOTSTRAP_TIMEOUT for the PEs and the launcher\n"
@@ -148,6 +88,12 @@ constexpr const char *usage_text =
       "      --mps                run a private NVIDIA MPS control daemon for the job\n"
       "      --bind-to WHAT       core: pin PE r to the r-th CPU this launcher may use; none;\n"
       "                           auto (default): core when N fits the CPUs, else none\n"
+      "      --hosts A:2,B:2      run on these hosts, filling each host's slots in order (the\n"
+      "                           default -n is the sum of the slots)\n"
+      "      --hostfile F         the hosts from a file: \"A slots=2\" or \"A:2\" a line, # comments\n"
+      "      --launch-agent CMD   how to start a command on a host: {host} is replaced by the host\n"
+      "                           name, else the name is appended (default: ssh -o BatchMode=yes;\n"
+      "                           e.g. 'ip netns exec {host}'). localhost runs without it\n"
       "  -h, --help               show this help\n"
       "      --version            show the version\n\n"
       "Options end at the first argument that is not one (or after --). Exit status: the first\n"
@@ -187,6 +133,29 @@ void add_export(options &o, const std::string &v) {
   o.env.emplace_back(name, eq != std::string::npos ? v.substr(eq + 1) : std::string(ours));
 }
 
+void add_hosts(options &o, const std::vector<host_slots> &h) {
+  if (!o.hosts.empty()) usage_error("give the hosts once: --hosts or --hostfile");
+  o.hosts = h;
+}
+
+// PEs fill the hosts' slots in the order listed; hosts left without a PE are not started.
+void fit_hosts(options &o) {
+  int slots = 0;
+  for (const host_slots &h : o.hosts) slots += h.slots;
+  if (o.np == 0) o.np = std::min(slots, max_pes);
+  if (o.np > slots) usage_error(strf("-n %d but the hosts have %d slots in all", o.np, slots));
+  if (o.mps) usage_error("--mps starts a daemon on this host only; it does not combine with --hosts");
+  int left = o.np;
+  std::vector<host_slots> used;
+  for (host_slots h : o.hosts) {
+    if (left == 0) break;
+    h.slots = std::min(h.slots, left);
+    left -= h.slots;
+    used.push_back(h);
+  }
+  o.hosts = used;
+}
+
 options parse_args(int argc, char **argv) {
   options o;
   int i = 1;
@@ -219,12 +188,16 @@ options parse_args(int argc, char **argv) {
     else if (name == "--bootstrap-timeout") parse_seconds(name, o.bootstrap_timeout = arg());
     else if (name == "-x") add_export(o, arg());
     else if (name == "--mps") o.mps = flag();
+    else if (name == "--hosts") add_hosts(o, parse_hosts(arg()));
+    else if (name == "--hostfile") add_hosts(o, read_hostfile(arg()));
+    else if (name == "--launch-agent") o.launch_agent = arg();
     else if (name == "--bind-to") {
       o.bind = arg();
       if (o.bind != "auto" && o.bind != "core" && o.bind != "none") usage_error("--bind-to wants auto, core or none");
     }
     else usage_error("unknown option " + a);
   }
+  if (!o.hosts.empty()) fit_hosts(o);
   if (o.np == 0) usage_error("-n N is required");
   if (i >= argc) usage_error("no program to run");
   o.argv = argv + i;
@@ -239,62 +212,6 @@ double bootstrap_timeout(const options &o) {
   if (auto d = to_seconds(v)) return *d;
   say(strf("SYMMEM_BOOTSTRAP_TIMEOUT='%s' is not a number of seconds; using 30", v));
   return 30;
-}
-
-// ---- process-wide setup ------------------------------------------------------------------------
-
-std::string random_job_id() {
-  unsigned char b[8];
-  if (getrandom(b, sizeof b, 0) != static_cast<ssize_t>(sizeof b)) die(strf("getrandom: %s", strerror(errno)));
-  std::string s;
-  for (unsigned char c : b) s += strf("%02x", c);
-  return s;
-}
-
-// Abstract namespace: no file on disk, nothing to clean up even if we are SIGKILLed.
-int listen_abstract(const std::string &name) {
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  std::memcpy(a.sun_path + 1, name.data(), std::min(name.size(), sizeof a.sun_path - 1));
-  auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr *>(&a), len) != 0 || ::listen(fd, SOMAXCONN) != 0)
-    die(strf("cannot listen on @%s: %s", name.c_str(), strerror(errno)));
-  return fd;
-}
-
-// Signals arrive through a signalfd, so the loop handles them in order with everything else.
-int block_signals(sigset_t &old) {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGCHLD);
-  ::signal(SIGCHLD, SIG_DFL);  // inherited SIG_IGN would make the kernel reap the PEs for us
-  for (int s : {SIGINT, SIGTERM, SIGHUP}) {
-    struct sigaction sa {};
-    ::sigaction(s, nullptr, &sa);
-    // As in a shell, a signal ignored when we start (nohup, `prog &` in a script) stays ignored.
-    if (sa.sa_handler != SIG_IGN) sigaddset(&set, s);
-  }
-  sigprocmask(SIG_BLOCK, &set, &old);
-  int fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
-  if (fd < 0) die(strf("signalfd: %s", strerror(errno)));
-  ::signal(SIGPIPE, SIG_IGN);  // a PE that vanished must not kill the launcher
-  return fd;
-}
-
-// What a child of the launcher undoes before exec: the signal mask and SIG_IGN are inherited.
-void reset_child_signals(const sigset_t &old_mask) {
-  ::signal(SIGPIPE, SIG_DFL);
-  sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-}
-
-// A job of 4096 PEs needs more descriptors than the usual 1024 (up to 3 per PE).
-rlimit raise_fd_limit() {
-  rlimit old{};
-  getrlimit(RLIMIT_NOFILE, &old);
-  rlimit want{old.rlim_max, old.rlim_max};
-  setrlimit(RLIMIT_NOFILE, &want);
-  return old;
 }
 
 // ---- MPS ---------------------------------------------------------------------------------------
@@ -378,6 +295,8 @@ struct conn {
   int fd = -1, rank = -1;  // rank: -1 until HELLO
   bool bye = false;   // finalized: the PE may connect again for a new init
   bool dead = false;  // closed; the object goes at the end of the loop round
+  int host = -1;      // >= 0: relayed by that host's agent (fd is -1), as connection `link`
+  uint32_t link = 0;
   std::string in;     // received bytes not yet handled, from in_off on
   size_t in_off = 0;
   std::deque<out_chunk> out;
@@ -389,10 +308,11 @@ struct pipe_reader {
 };
 
 struct pe_state {
-  pid_t pid = -1;
+  pid_t pid = -1;  // on its host: never signal it from here when remote
   bool running = false;
   conn *c = nullptr;  // the connection after HELLO, if any
   pipe_reader out, err;
+  bool remote = false;  // started by a host agent
 };
 
 struct collective {
@@ -418,11 +338,12 @@ struct setup {
   double boot_timeout_s;
 };
 
-class job {
+class job final : public host_events {
  public:
   job(const options &o, setup s) : opt_(o), n_(o.np), s_(std::move(s)), pes_(static_cast<size_t>(o.np)) {
     coll_.joined.assign(pes_.size(), 0);
     coll_.data.resize(pes_.size());
+    if (!o.hosts.empty()) hosts_ = std::make_unique<remote_hosts>(host_spec());
   }
 
   int run() {
@@ -431,6 +352,7 @@ class job {
     start_time_ = steady::now();
     start_pes();
     while (running_ > 0) loop_once();
+    if (hosts_) hosts_->finish(*this);
     reap_leftovers();
     for (int r = 0; r < n_; ++r) drain_pipes(r, true);  // what PEs (or their leftovers) wrote last
     for (auto &c : conns_) if (!c->dead) close_conn(*c);
@@ -454,22 +376,6 @@ class job {
 
   // ---- starting the PEs ----
 
-  // Pins PE r to one CPU of the launcher's allowed set when the PEs fit (as oshrun/mpirun bind by
-  // default): a PE that spins in a barrier then never shares a core with the PE it waits for, and
-  // keeps its cache. Oversubscribed jobs stay unbound, so the scheduler can move them.
-  void bind_to_core(int r) {
-    cpu_set_t allowed;
-    if (opt_.bind == "none" || ::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
-    std::vector<int> cpus;
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
-    if (cpus.empty() || (opt_.bind == "auto" && n_ > static_cast<int>(cpus.size()))) return;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpus[static_cast<size_t>(r) % cpus.size()], &one);
-    ::sched_setaffinity(0, sizeof one, &one);
-  }
-
   // In the child, between fork and exec. The launcher is single-threaded, so libc calls are safe.
   [[noreturn]] void exec_pe(int r, int out_w, int err_w) {
     ::setpgid(0, 0);  // own group: the terminal's Ctrl-C reaches only the launcher, which forwards
@@ -486,7 +392,7 @@ class job {
     ::setenv(lp::env_rank, std::to_string(r).c_str(), 1);
     reset_child_signals(s_.mask);
     ::setrlimit(RLIMIT_NOFILE, &s_.fds);
-    bind_to_core(r);
+    bind_to_cpu(opt_.bind, r, n_);
     ::execvp(opt_.argv[0], opt_.argv);
     int e = errno;
     dprintf(report, "symmem-run: cannot start PE %d: %s: %s\n", r, opt_.argv[0], strerror(e));
@@ -494,6 +400,7 @@ class job {
   }
 
   void start_pes() {
+    if (hosts_) return start_remote();
     for (int r = 0; r < n_; ++r) {
       int op[2] = {-1, -1}, ep[2] = {-1, -1};
       if (opt_.tag_output && (::pipe2(op, O_CLOEXEC) != 0 || ::pipe2(ep, O_CLOEXEC) != 0))
@@ -528,6 +435,8 @@ class job {
     for (int r = 0; r < n_; ++r)
       for (pipe_reader *p : {&pe(r).out, &pe(r).err})
         if (p->fd >= 0) fds.push_back({p->fd, POLLIN, 0}), ps.emplace_back(r, p);
+    const size_t host_at = fds.size();
+    if (hosts_) hosts_->add_poll(fds);
     fds.push_back({s_.sig_fd, POLLIN, 0});  // last: what a PE sent before dying is read first
     if (::poll(fds.data(), fds.size(), next_timeout_ms()) < 0 && errno != EINTR)
       die(strf("poll: %s", strerror(errno)));
@@ -539,6 +448,7 @@ class job {
     }
     for (size_t i = 0; i < ps.size(); ++i)
       if (fds[1 + cs.size() + i].revents) pump_pipe(ps[i].first, *ps[i].second);
+    if (hosts_) hosts_->handle(&fds[host_at], *this);
     if (fds.back().revents) on_signal();
     while (resume_held_) {  // a collective completed: messages held behind it may go on now
       resume_held_ = false;
@@ -616,6 +526,7 @@ class job {
     for (auto &c : conns_) if (!c->dead) read_conn(*c);
     for (auto [pid, status] : done)
       if (auto it = rank_of_.find(pid); it != rank_of_.end()) on_pe_exit(it->second, status);
+      else if (hosts_) hosts_->reaped(pid, status, *this);
   }
 
   // What the PEs left behind was SIGKILLed with their groups; it comes to us as subreaper. Wait a
@@ -633,12 +544,12 @@ class job {
     --running_;
     // What the PE left running in its group goes with it. Safe right after waitpid: the group's
     // id cannot be reused while a member lives, and when none does the kill finds nothing.
-    ::kill(-pe(r).pid, SIGKILL);
+    if (!pe(r).remote) ::kill(-pe(r).pid, SIGKILL);  // a remote PE's agent does this
     drain_pipes(r, false);  // its last output goes before our message
     if (stop_.active) return;  // the job is already ending: these exits are the teardown
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return check_coll_orphans();
     std::string what = describe_exit(st);
-    say(strf("PE %d (pid %d) %s", r, pe(r).pid, what.c_str()));
+    say(strf("PE %d (pid %d%s) %s", r, pe(r).pid, where(r).c_str(), what.c_str()));
     fail(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     abort_job(strf("PE %d %s", r, what.c_str()), connected_except(r));
   }
@@ -807,7 +718,9 @@ class job {
   }
 
   void close_conn(conn &c) {
-    ::close(c.fd);
+    if (c.host >= 0 && !c.dead) hosts_->close_link(c.host, c.link);
+    if (c.host >= 0) relays_.erase(relay_key(c.host, c.link));
+    if (c.fd >= 0) ::close(c.fd);
     c.dead = true;
     c.out.clear();
     if (c.rank >= 0 && pe(c.rank).c == &c) pe(c.rank).c = nullptr;
@@ -828,6 +741,10 @@ class job {
 
   // Non-blocking: what the socket does not take now waits for POLLOUT.
   void flush(conn &c) {
+    if (c.host >= 0) {  // relayed: the host's channel queues what its socket does not take
+      for (out_chunk &o : c.out) hosts_->send_data(c.host, c.link, std::string_view(*o.data).substr(o.off));
+      return c.out.clear();
+    }
     while (!c.out.empty()) {
       out_chunk &o = c.out.front();
       ssize_t k = ::send(c.fd, o.data->data() + o.off, o.data->size() - o.off, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -912,7 +829,67 @@ class job {
   // Whole process groups, so whatever a PE started goes too.
   void signal_all(int sig) {
     for (pe_state &p : pes_)
-      if (p.running && ::kill(-p.pid, sig) != 0) ::kill(p.pid, sig);
+      if (p.running && !p.remote && ::kill(-p.pid, sig) != 0) ::kill(p.pid, sig);
+    if (hosts_) hosts_->signal(sig);
+  }
+
+  // ---- PEs on other hosts (run/hosts.h): the agents relay their connections and exits ----
+
+  remote_hosts::job_spec host_spec() const {
+    remote_hosts::job_spec h{opt_.hosts, opt_.launch_agent, opt_.tag_output, opt_.bind, {}, opt_.argv, {}, n_, s_.mask};
+    for (auto &[k, v] : s_.env)
+      if (k != lp::env_sock && k != lp::env_size) h.env.emplace_back(k, v);
+    for (auto &[k, v] : s_.env)
+      if (k == lp::env_job) h.job_id = v;
+    return h;
+  }
+
+  void start_remote() {
+    for (int r = 0; r < n_; ++r) pe(r).running = pe(r).remote = true;
+    running_ = n_;
+    hosts_->start();
+  }
+
+  std::string where(int r) const {
+    return pes_[static_cast<size_t>(r)].remote ? " on host " + hosts_->name(hosts_->host_of(r)) : "";
+  }
+  static uint64_t relay_key(int host, uint32_t link) { return (static_cast<uint64_t>(host) << 32) | link; }
+
+  void relay_open(int host, uint32_t link) override {
+    conns_.push_back(std::make_unique<conn>());
+    conn &c = *conns_.back();
+    c.host = host;
+    c.link = link;
+    relays_[relay_key(host, link)] = &c;
+  }
+  void relay_data(int host, uint32_t link, std::string_view bytes) override {
+    auto it = relays_.find(relay_key(host, link));
+    if (it == relays_.end() || it->second->dead) return;
+    it->second->in.append(bytes);
+    process_input(*it->second);
+  }
+  void relay_close(int host, uint32_t link) override {
+    auto it = relays_.find(relay_key(host, link));
+    if (it == relays_.end()) return;
+    conn &c = *it->second;
+    c.dead = true;  // the agent closed it: nothing to tell back
+    close_conn(c);
+  }
+  void pe_started(int rank, pid_t pid) override { pe(rank).pid = pid; }
+  void pe_exited(int rank, int status) override {
+    if (pe(rank).running) on_pe_exit(rank, status);
+  }
+  void host_lost(int host, const std::vector<int> &ranks, const std::string &why) override {
+    for (int r : ranks)
+      if (pe(r).running) pe(r).running = false, --running_;
+    for (auto &c : conns_)
+      if (c->host == host && !c->dead) c->dead = true, close_conn(*c);
+    if (stop_.active) return;
+    std::string text = strf("host %s lost with %s %s: %s", hosts_->name(host).c_str(), ranks.size() == 1 ? "PE" : "PEs",
+                            rank_list(ranks, ",", true).c_str(), why.c_str());
+    say(text);
+    fail(1);
+    abort_job(text, connected_except(-1));
   }
 
   const options &opt_;
@@ -928,11 +905,27 @@ class job {
   int running_ = 0, exit_status_ = 0;
   bool resume_held_ = false;
   steady::time_point start_time_;
+  std::unique_ptr<remote_hosts> hosts_;
+  std::unordered_map<uint64_t, conn *> relays_;  // relayed connections by (host, link)
 };
 
 }  // namespace
 
+// ssh starts a fresh environment on the other host: what configures symmem and UCX here goes
+// along, as mpirun forwards its own variables (the launcher's own ones are set per host).
+void forward_environment(env_list &env) {
+  for (char **e = environ; *e != nullptr; ++e) {
+    std::string_view kv = *e;
+    size_t eq = kv.find('=');
+    std::string_view k = kv.substr(0, eq);
+    bool ours = k.starts_with("SYMMEM_") || k.starts_with("UCX_");
+    if (eq == std::string_view::npos || !ours || k.starts_with("SYMMEM_LAUNCHER_") || k == lp::env_job) continue;
+    env.emplace_back(std::string(k), std::string(kv.substr(eq + 1)));
+  }
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--host-agent") == 0) return host_agent_main();
   options opt = parse_args(argc, argv);
   setup s{};
   s.fds = raise_fd_limit();
@@ -951,6 +944,7 @@ int main(int argc, char **argv) {
     mps->start();
     for (auto &kv : mps->env()) s.env.push_back(kv);
   }
+  if (!opt.hosts.empty()) forward_environment(s.env);
   s.env.insert(s.env.end(), opt.env.begin(), opt.env.end());  // -x last: the user has the last word
 
   int status = job(opt, std::move(s)).run();

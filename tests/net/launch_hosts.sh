@@ -1,0 +1,140 @@
+#!/bin/sh
+# launch_hosts.sh SYMMEM_RUN MH_HELLO: symmem-run --hosts over emulated hosts (run under netns.sh,
+# which provides NETNS_HOSTS and NETNS_AGENT and fails when a process is left in a namespace).
+# Each case checks what a user relies on: the job forms across hosts, output is tagged, exit
+# statuses come back, a PE or a whole host that dies is named and the job stops within about a
+# second, signals reach every host, and nothing is left behind.
+run=$1
+hello=$2
+set -- $NETNS_HOSTS
+h0=$1
+h1=$2
+out=$(mktemp)
+trap 'rm -f "$out" "$out.hosts"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; echo "---- output"; cat "$out"; failures=$((failures + 1)); }
+pass() { echo "ok: $*"; }
+now_ms() { date +%s%3N; }
+# The pids of the processes of host $1 whose command line is $2.
+find_pids() {
+  for pid in $(ip netns pids "$1"); do
+    [ "$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" = "$2 " ] && echo "$pid"
+  done
+}
+# Waits (at most 5 s) until host $1 runs such a process; prints their pids.
+pids_in() {
+  for _ in $(seq 1 50); do
+    p=$(find_pids "$1" "$2")
+    [ -n "$p" ] && { echo "$p"; return; }
+    sleep 0.1
+  done
+}
+agent="$NETNS_AGENT"
+
+# 1. A symmem job of 2 hosts x 2 PEs: init, allocation and barriers across hosts, tagged output.
+"$run" -t --timeout 60 --hosts "$h0:2,$h1:2" --launch-agent "$agent" "$hello" 2 >"$out" 2>&1
+rc=$?
+ok=yes
+for r in 0 1 2 3; do grep -q "^\[PE $r\] PE $r of 4 ok: bootstrap launcher, 2 PEs reachable" "$out" || ok=no; done
+[ "$rc" = 0 ] && [ "$ok" = yes ] && pass "2 hosts x 2 PEs: job formed, output tagged" || fail "2x2 job (exit $rc)"
+
+# 2. A host file, -n smaller than the slots: PEs fill the first host first.
+printf '# two hosts\n%s slots=3\n%s:2   # the rest\n' "$h0" "$h1" >"$out.hosts"
+"$run" -t -n 4 --hostfile "$out.hosts" --launch-agent "$agent" sh -c 'echo "rank $SYMMEM_LAUNCHER_RANK on $SYMMEM_LAUNCHER_HOST"' >"$out" 2>&1
+rc=$?
+grep -q "^\[PE 2\] rank 2 on $h0\$" "$out" && grep -q "^\[PE 3\] rank 3 on $h1\$" "$out" && [ "$rc" = 0 ] &&
+  pass "host file: slots filled in order" || fail "host file placement (exit $rc)"
+
+# 3. A PE that fails on the second host: its status is the job's, it is named with its host, and
+#    the PEs still running elsewhere are stopped at once.
+t0=$(now_ms)
+"$run" --hosts "$h0:2,$h1:2" --launch-agent "$agent" sh -c '[ $SYMMEM_LAUNCHER_RANK = 3 ] && exit 3; exec sleep 30' >"$out" 2>&1
+rc=$?
+dt=$(( $(now_ms) - t0 ))
+grep -Eq "PE 3 \(pid [0-9]+ on host $h1\) exited with status 3" "$out" && [ "$rc" = 3 ] && [ "$dt" -lt 3000 ] &&
+  pass "failing remote PE named, job stopped in $dt ms" || fail "failing remote PE (exit $rc, $dt ms)"
+
+# 4. Every PE of one host killed from outside: named, the job stops within about a second.
+"$run" --hosts "$h0:2,$h1:2" --launch-agent "$agent" sleep 41 >"$out" 2>&1 &
+job=$!
+victims=$(pids_in "$h1" "sleep 41")
+t0=$(now_ms)
+[ -n "$victims" ] && kill -9 $victims
+wait "$job"
+rc=$?
+dt=$(( $(now_ms) - t0 ))
+grep -Eq "PE [23] \(pid [0-9]+ on host $h1\) was killed by signal 9" "$out" && [ "$rc" = 137 ] && [ "$dt" -lt 2500 ] &&
+  pass "every PE of host $h1 killed: named, stopped in $dt ms" || fail "PEs of one host killed (exit $rc, $dt ms)"
+
+# 5. The whole host gone: its agent killed. Its PEs die with it (no orphan: netns.sh checks),
+#    the head names the host and its PEs, and stops the rest.
+"$run" --hosts "$h0:2,$h1:2" --launch-agent "$agent" sleep 42 >"$out" 2>&1 &
+job=$!
+pids_in "$h1" "sleep 42" >/dev/null
+agent_pid=$(for pid in $(ip netns pids "$h1"); do
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--host-agent' && echo "$pid"; done)
+t0=$(now_ms)
+[ -n "$agent_pid" ] && kill -9 $agent_pid
+wait "$job"
+rc=$?
+dt=$(( $(now_ms) - t0 ))
+grep -q "host $h1 lost with PEs 2,3: its agent (.*--host-agent) was killed by signal 9" "$out" && [ "$rc" != 0 ] &&
+  [ "$dt" -lt 2500 ] && pass "host lost: named, stopped in $dt ms" || fail "host lost (exit $rc, $dt ms)"
+
+# 6. SIGTERM to the launcher reaches the PEs of every host; it exits 143.
+"$run" --hosts "$h0:1,$h1:1" --launch-agent "$agent" sleep 43 >"$out" 2>&1 &
+job=$!
+pids_in "$h1" "sleep 43" >/dev/null
+kill -TERM "$job"
+wait "$job"
+rc=$?
+[ "$rc" = 143 ] && pass "SIGTERM forwarded to every host" || fail "SIGTERM (exit $rc)"
+
+# 7. --timeout across hosts: 124, naming the PEs still running.
+"$run" --timeout 1 --hosts "$h0:1,$h1:1" --launch-agent "$agent" sleep 44 >"$out" 2>&1
+rc=$?
+grep -q "PEs still running: 0 1" "$out" && [ "$rc" = 124 ] && pass "--timeout" || fail "--timeout (exit $rc)"
+
+# 8. A launch agent that cannot start anything: the host is named, the job ends at once.
+t0=$(now_ms)
+"$run" --hosts "$h0:1,nosuchhost:1" --launch-agent "$agent" sleep 45 >"$out" 2>&1
+rc=$?
+dt=$(( $(now_ms) - t0 ))
+grep -q "host nosuchhost lost with PE 1: its agent (ip netns exec nosuchhost .*) exited with status" "$out" &&
+  [ "$rc" != 0 ] && [ "$dt" -lt 3000 ] && pass "unreachable host named in $dt ms" || fail "bad host (exit $rc)"
+
+# 9. The launcher itself SIGKILLed: every agent sees its channel close and takes its PEs down.
+"$run" --hosts "$h0:1,$h1:1" --launch-agent "$agent" sleep 46 >"$out" 2>&1 &
+job=$!
+pids_in "$h1" "sleep 46" >/dev/null
+kill -9 "$job"
+wait "$job" 2>/dev/null
+left=""
+for _ in $(seq 1 30); do
+  left=$(find_pids "$h0" "sleep 46"; find_pids "$h1" "sleep 46")
+  [ -z "$left" ] && break
+  sleep 0.1
+done
+[ -z "$left" ] && pass "launcher killed: no PE left on any host" || fail "PEs left after the launcher was killed: $left"
+
+# 10. The default launch agent, ssh: a stand-in that does what ssh does (a fresh environment, the
+#     words after the host joined and run by a shell on the host) checks the quoting and that
+#     SYMMEM_*, UCX_* and -x variables reach the PEs.
+bin=$(mktemp -d)
+cat >"$bin/ssh" <<'SSH'
+#!/bin/sh
+while [ "$1" = -o ]; do shift 2; done
+host=$1; shift
+exec env -i PATH="$PATH" ip netns exec "$host" sh -c "$*"
+SSH
+chmod +x "$bin/ssh"
+PATH="$bin:$PATH" SYMMEM_TEST_FORWARDED=yes UCX_TEST_FORWARDED=yes "$run" -t -x EXTRA="a b" --hosts "$h0:1,$h1:1" \
+  sh -c 'echo "$SYMMEM_LAUNCHER_RANK $SYMMEM_TEST_FORWARDED $UCX_TEST_FORWARDED $EXTRA"' >"$out" 2>&1
+rc=$?
+rm -rf "$bin"
+grep -q '^\[PE 1\] 1 yes yes a b$' "$out" && grep -q '^\[PE 0\] 0 yes yes a b$' "$out" && [ "$rc" = 0 ] &&
+  pass "ssh agent: command quoted, environment forwarded" || fail "ssh agent (exit $rc)"
+
+[ "$failures" = 0 ] && { echo PASS; exit 0; }
+echo "FAIL: $failures cases"
+exit 1

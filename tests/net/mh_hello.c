@@ -1,0 +1,25 @@
+/* Several hosts through symmem-run --hosts: every PE finds exactly the PEs of its own host
+ * accessible (the host identity comes from the host it was started on, though the emulated hosts
+ * share one kernel host name) and the job forms, allocates and synchronises across hosts.
+ *
+ *   mh_hello PES_PER_HOST
+ */
+#include "../bootstrap/boot_common.h"
+
+static int per_host = 1;
+static int host_of(int pe, int n) {
+  (void)n;
+  return pe / per_host;
+}
+
+int main(int argc, char **argv) {
+  per_host = argc > 1 ? atoi(argv[1]) : 1;
+  if (per_host < 1) return 2;
+  if (symmem_init() != SYMMEM_SUCCESS) {
+    fprintf(stderr, "init failed: %s\n", symmem_last_error());
+    return 2;
+  }
+  boot_workload("launcher", host_of);
+  symmem_finalize();
+  return 0;
+}
