@@ -24,21 +24,6 @@ pending_attr g_pending;
 int g_attr_result = attr_unused;  // what create_plugin made of the last pending attr
 std::map<std::string, void *> g_loaded;
 
-// ---- host callbacks ---------------------------------------------------------------------------
-
-int host_fail(int code, const char *call, const char *text) {
-  if (code >= 0) {
-    code = SYMMEM_ERR_BOOTSTRAP;
-  }
-  return fail(code, call, "%s", text != nullptr ? text : "(no message)").code();
-}
-
-void host_log(int level, const char *call, const char *text) {
-  const char *sep = (call != nullptr && *call != '\0') ? ": " : "";
-  level = level < 1 ? 1 : level > 3 ? 3 : level;
-  log(static_cast<log_level>(level), "%s%s%s", call != nullptr ? call : "", sep, text != nullptr ? text : "");
-}
-
 void host_set_pe(int pe) { set_log_pe(pe); }
 
 symmem_boot_host make_host(const char *request, const void *attr, double boot_s, double wait_s) {
@@ -49,8 +34,8 @@ symmem_boot_host make_host(const char *request, const void *attr, double boot_s,
   h.attr = attr;
   h.bootstrap_timeout_s = boot_s;
   h.wait_timeout_s = wait_s;
-  h.fail = host_fail;
-  h.log = host_log;
+  h.fail = plugin_host_fail;
+  h.log = plugin_host_log;
   h.set_pe = host_set_pe;
   return h;
 }
@@ -78,36 +63,61 @@ std::vector<std::string> plugin_dirs() {
   return dirs;
 }
 
-// Loads libsymmem_boot_<name>.so. A plugin that is not installed fails quietly when `quiet`
-// (auto probing); one that is installed but cannot load (a missing libmpi) always says why.
-status load_plugin(const std::string &name, bool quiet, void *&handle, const char *call = "init") {
+}  // namespace
+
+int plugin_host_fail(int code, const char *call, const char *text) {
+  if (code >= 0) {
+    code = SYMMEM_ERR_BOOTSTRAP;
+  }
+  return fail(code, call, "%s", text != nullptr ? text : "(no message)").code();
+}
+
+void plugin_host_log(int level, const char *call, const char *text) {
+  const char *sep = (call != nullptr && *call != '\0') ? ": " : "";
+  level = level < 1 ? 1 : level > 3 ? 3 : level;
+  log(static_cast<log_level>(level), "%s%s%s", call != nullptr ? call : "", sep, text != nullptr ? text : "");
+}
+
+status open_plugin_file(const std::string &file, bool global, const char *what, int load_error, void *&handle,
+                        std::string &searched, const char *call) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  if (auto it = g_loaded.find(name); it != g_loaded.end()) {
+  if (auto it = g_loaded.find(file); it != g_loaded.end()) {
     handle = it->second;
     return ok_status;
   }
-  const std::string file = "libsymmem_boot_" + name + ".so";
-  std::string searched;
+  searched.clear();
   for (const std::string &dir : plugin_dirs()) {
     std::string path = dir + "/" + file;
     searched += (searched.empty() ? "" : ", ") + dir;
     if (::access(path.c_str(), R_OK) != 0) {
       continue;
     }
-    // MPI and PMIx load their own components with dlopen; those expect the library's symbols
-    // to be global, as they are when the program links libmpi directly. Lazy binding saves a
-    // few ms of init; plugins are linked with --no-undefined, so every symbol does resolve.
-    handle = ::dlopen(path.c_str(), RTLD_LAZY | (name == "uid" ? RTLD_LOCAL : RTLD_GLOBAL));
+    // Lazy binding saves a few ms of init; plugins are linked with --no-undefined, so every
+    // symbol does resolve.
+    handle = ::dlopen(path.c_str(), RTLD_LAZY | (global ? RTLD_GLOBAL : RTLD_LOCAL));
     if (handle == nullptr) {
-      return fail(SYMMEM_ERR_BOOTSTRAP, call, "cannot load the %s bootstrap plugin %s: %s; is its library installed?",
-                  name.c_str(), path.c_str(), ::dlerror());
+      return fail(load_error, call, "cannot load the %s %s: %s; is its library installed?", what, path.c_str(),
+                  ::dlerror());
     }
-    g_loaded[name] = handle;
-    log(log_level::info, "loaded bootstrap plugin %s", path.c_str());
+    g_loaded[file] = handle;
+    log(log_level::info, "loaded %s %s", what, path.c_str());
     return ok_status;
   }
-  if (quiet) {
-    return status(SYMMEM_ERR_UNSUPPORTED);  // not installed: auto moves on, nothing to report
+  return status(SYMMEM_ERR_UNSUPPORTED);  // not installed: the caller says what that means
+}
+
+namespace {
+
+// Loads libsymmem_boot_<name>.so. A plugin that is not installed fails quietly when `quiet`
+// (auto probing); one that is installed but cannot load (a missing libmpi) always says why.
+// MPI and PMIx load their own components with dlopen; those expect the library's symbols to be
+// global, as they are when the program links libmpi directly.
+status load_plugin(const std::string &name, bool quiet, void *&handle, const char *call = "init") {
+  std::string searched;
+  const std::string file = "libsymmem_boot_" + name + ".so";
+  status st = open_plugin_file(file, name != "uid", "bootstrap plugin", SYMMEM_ERR_BOOTSTRAP, handle, searched, call);
+  if (st.code() != SYMMEM_ERR_UNSUPPORTED || quiet) {
+    return st;  // loaded, failed to load (reported), or not installed under auto (nothing to report)
   }
   return fail(SYMMEM_ERR_UNSUPPORTED, call,
               "the %s bootstrap needs %s, which was not found (searched %s); build symmem with %s, or point "

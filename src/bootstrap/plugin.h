@@ -114,6 +114,17 @@ status create_plugin(const std::string &name, const config::settings &cfg, std::
 // symmem_get_uniqueid: loads the uid plugin and asks it for a new rendezvous.
 status make_uniqueid(symmem_uniqueid_t &id);
 
+// The callbacks every plugin reports through: the message with this PE's prefix, recorded as the
+// last error (a non-negative code becomes SYMMEM_ERR_BOOTSTRAP); diagnostics filtered by SYMMEM_DEBUG.
+int plugin_host_fail(int code, const char *call, const char *text);
+void plugin_host_log(int level, const char *call, const char *text);
+
+// Opens `file` (a libsymmem_*.so plugin) from the plugin directories, once per process. Not found:
+// SYMMEM_ERR_UNSUPPORTED, not reported, `searched` lists the directories; found but not loadable
+// (a missing dependency): `load_error`, reported with dlerror's reason. `what` names it in messages.
+status open_plugin_file(const std::string &file, bool global, const char *what, int load_error, void *&handle,
+                        std::string &searched, const char *call);
+
 // Where plugins are looked up, in order (SYMMEM_PLUGIN_PATH, beside libsymmem, SYMMEM_PLUGIN_DIR);
 // for symmem-info.
 std::vector<std::string> plugin_search_dirs();
