@@ -33,32 +33,38 @@ void print_build() {
   }
 }
 
+// Where `file` is found (init's directories, plus the build tree and install relative to this
+// tool) and whether it loads.
+std::string find_plugin(const std::string &file) {
+  std::vector<std::string> dirs = symmem::boot::plugin_search_dirs();
+  char exe[4096] = {};
+  if (::readlink("/proc/self/exe", exe, sizeof exe - 1) > 0) {
+    std::string bin = exe;
+    bin = bin.substr(0, bin.rfind('/'));
+    dirs.push_back(bin + "/../src/symmem");
+    dirs.push_back(bin + "/../lib/symmem");
+  }
+  for (const std::string &dir : dirs) {
+    std::string path = dir + "/" + file;
+    if (::access(path.c_str(), R_OK) == 0) {
+      void *h = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
+      std::string found = h ? "plugin " + path : "present but cannot load (" + std::string(dlerror()) + "): " + path;
+      if (h) dlclose(h);
+      return found;
+    }
+  }
+  return "not installed";
+}
+
 void print_bootstraps() {
   std::printf("bootstraps:\n");
   std::printf("  launcher       built in (symmem-run)\n");
   std::printf("  singleton      built in (a program started alone is one PE)\n");
-  // The plugins this build can load, found where init would look for them.
   for (const char *name : {"mpi", "pmix", "uid"}) {
-    std::string found;
-    // Where init looks, plus where this tool sits relative to the library: build tree and install.
-    std::vector<std::string> dirs = symmem::boot::plugin_search_dirs();
-    char exe[4096] = {};
-    if (::readlink("/proc/self/exe", exe, sizeof exe - 1) > 0) {
-      std::string bin = exe;
-      bin = bin.substr(0, bin.rfind('/'));
-      dirs.push_back(bin + "/../src/symmem");
-      dirs.push_back(bin + "/../lib/symmem");
-    }
-    for (const std::string &dir : dirs) {
-      std::string path = dir + "/libsymmem_boot_" + name + ".so";
-      if (found.empty() && ::access(path.c_str(), R_OK) == 0) {
-        void *h = dlopen(path.c_str(), RTLD_LAZY | RTLD_LOCAL);
-        found = h ? "plugin " + path : "present but cannot load (" + std::string(dlerror()) + "): " + path;
-        if (h) dlclose(h);
-      }
-    }
-    std::printf("  %-14s %s\n", name, found.empty() ? "not installed" : found.c_str());
+    std::printf("  %-14s %s\n", name, find_plugin(std::string("libsymmem_boot_") + name + ".so").c_str());
   }
+  std::printf("network transports (PEs on other hosts):\n");
+  std::printf("  %-14s %s\n", "ucx", find_plugin("libsymmem_net_ucx.so").c_str());
 }
 
 void print_env() {

@@ -1,0 +1,143 @@
+// symmem: loading the network transport plugin and waiting on its operations (net.h).
+#include "net/net.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+
+#include "bootstrap/plugin.h"
+#include "core/wait.h"
+
+namespace symmem::net {
+namespace {
+
+int boot_allgather(void *ctx, const void *in, void *out, size_t len, const char *call) {
+  return static_cast<boot::bootstrap *>(ctx)->allgather(in, out, len, call).code();
+}
+
+status code_status(int rc) { return rc >= 0 ? ok_status : status(rc); }
+
+std::string pe_list(const std::vector<int> &pes) {
+  std::string s;
+  for (size_t i = 0; i < pes.size() && i < 8; ++i) s += (i ? "," : "") + std::to_string(pes[i]);
+  return pes.size() > 8 ? s + ",..." : s;
+}
+
+}  // namespace
+
+transport::~transport() {
+  if (open_) ops_.close(ops_.ctx);
+}
+
+status transport::open(const std::string &name, boot::bootstrap &boot, bool thread_multiple,
+                       const std::vector<int> &remote, std::unique_ptr<transport> &out) {
+  const std::string file = "libsymmem_net_" + name + ".so";
+  void *handle = nullptr;
+  std::string searched;
+  status st = boot::open_plugin_file(file, false, "network transport plugin", SYMMEM_ERR_UNSUPPORTED, handle,
+                                     searched, "init");
+  if (st.code() == SYMMEM_ERR_UNSUPPORTED && handle == nullptr && !searched.empty()) {
+    const bool one = remote.size() == 1;
+    return fail(SYMMEM_ERR_UNSUPPORTED, "init",
+                "%s %s %s the %s transport, %s, which was not found (searched %s); build symmem where %s is "
+                "installed (Debian: libucx-dev), or point SYMMEM_PLUGIN_PATH at the plugin",
+                one ? "PE" : "PEs", pe_list(remote).c_str(), one ? "is on another host and needs" : "are on other hosts and need",
+                name.c_str(), file.c_str(), searched.c_str(), name == "ucx" ? "UCX" : name.c_str());
+  }
+  SYMMEM_TRY(st);
+  auto create = reinterpret_cast<symmem_net_create_fn>(::dlsym(handle, SYMMEM_NET_ENTRY));
+  if (create == nullptr) {
+    return fail(SYMMEM_ERR_UNSUPPORTED, "init", "%s has no %s (not a symmem plugin, or another version)", file.c_str(),
+                SYMMEM_NET_ENTRY);
+  }
+  std::unique_ptr<transport> t(new transport());
+  t->host_ = symmem_net_host{SYMMEM_NET_ABI_VERSION, sizeof(symmem_net_host), boot.rank(), boot.size(),
+                             thread_multiple ? 1 : 0, boot_allgather, &boot, boot::plugin_host_fail,
+                             boot::plugin_host_log};
+  SYMMEM_TRY(code_status(create(&t->host_, &t->ops_)));
+  t->open_ = true;
+  if (t->ops_.abi_version != SYMMEM_NET_ABI_VERSION || t->ops_.struct_size < sizeof(symmem_net_ops)) {
+    return fail(SYMMEM_ERR_UNSUPPORTED, "init", "%s was built for another symmem version (ABI %u); rebuild it",
+                file.c_str(), t->ops_.abi_version);
+  }
+  out = std::move(t);
+  return ok_status;
+}
+
+status transport::connect(const std::vector<int> &remote, const char *call) {
+  return code_status(ops_.connect(ops_.ctx, remote.data(), static_cast<int>(remote.size()), call));
+}
+
+std::string transport::route(int pe) const {
+  char text[256] = {};
+  ops_.route(ops_.ctx, pe, text, sizeof text);
+  return text;
+}
+
+status transport::register_memory(void *addr, size_t len, void *&handle, packed_key &key, const char *call) {
+  size_t n = 0;
+  SYMMEM_TRY(code_status(ops_.mem_register(ops_.ctx, addr, len, &handle, key.bytes, &n, call)));
+  key.len = static_cast<uint32_t>(n);
+  return ok_status;
+}
+
+void transport::deregister_memory(void *handle) { ops_.mem_deregister(ops_.ctx, handle); }
+
+status transport::set_key(int pe, uint32_t region, const void *key, size_t len, const char *call) {
+  return code_status(ops_.key_set(ops_.ctx, pe, region, key, len, call));
+}
+
+bool transport::key_known(int pe, uint32_t region) const { return ops_.key_known(ops_.ctx, pe, region) != 0; }
+
+// Waits for `req`, progressing the worker, in the library's bounded wait.
+status transport::wait(void *w, void *req, int pe, const char *what, const char *call) {
+  int rc = ops_.test(w, req, call);
+  if (rc != 0) return code_status(rc);
+  core::spin_wait sw(call, [pe, what] {
+    return pe < 0 ? strfmt("the network to complete %s", what)
+                  : strfmt("PE %d to complete %s over the network (is it alive and reachable?)", pe, what);
+  });
+  for (;;) {
+    ops_.progress(w);
+    rc = ops_.test(w, req, call);
+    if (rc != 0) return code_status(rc);
+    sw.pause();
+  }
+}
+
+status transport::put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, bool nbi,
+                      const char *call) {
+  void *req = nullptr;
+  int rc = ops_.put(w, pe, region, raddr, src, len, nbi ? nullptr : &req, call);
+  return rc == 1 ? wait(w, req, pe, "a put", call) : code_status(rc);
+}
+
+status transport::get(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, bool nbi,
+                      const char *call) {
+  void *req = nullptr;
+  int rc = ops_.get(w, pe, region, raddr, dst, len, nbi ? nullptr : &req, call);
+  return rc == 1 ? wait(w, req, pe, "a get", call) : code_status(rc);
+}
+
+status transport::amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned size, uint64_t value,
+                      uint64_t compare, void *result, const char *call) {
+  void *req = nullptr;
+  int rc = ops_.amo(w, pe, region, raddr, op, size, value, compare, result, result != nullptr ? &req : nullptr, call);
+  return rc == 1 ? wait(w, req, pe, "an atomic operation", call) : code_status(rc);
+}
+
+status transport::fence(void *w, const char *call) { return code_status(ops_.fence(w, call)); }
+
+status transport::quiet(void *w, int pe, const char *call) {
+  void *req = nullptr;
+  int rc = ops_.flush(w, pe, &req, call);
+  return rc == 1 ? wait(w, req, pe, "its outstanding operations", call) : code_status(rc);
+}
+
+status transport::create_worker(bool shared, void *&w, const char *call) {
+  return code_status(ops_.worker_create(ops_.ctx, shared ? 1 : 0, &w, call));
+}
+
+void transport::destroy_worker(void *w) { ops_.worker_destroy(ops_.ctx, w); }
+
+}  // namespace symmem::net

@@ -1,0 +1,77 @@
+// symmem: the network transport, as the library uses it (over a plugin: net_plugin.h).
+//
+// The plugin posts; this layer waits. Every blocking form here posts through the plugin and, when
+// the operation did not complete at once, waits in the library's one bounded wait loop
+// (core::spin_wait), progressing the transport, so that its limit, its message and the job's
+// teardown apply to network waits as to every other.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bootstrap/bootstrap.h"
+#include "common/error.h"
+#include "net/net_plugin.h"
+
+namespace symmem::net {
+
+struct packed_key {
+  unsigned char bytes[SYMMEM_NET_KEY_MAX];
+  uint32_t len = 0;
+};
+
+class transport {
+ public:
+  transport(const transport &) = delete;
+  transport &operator=(const transport &) = delete;
+  ~transport();
+
+  // Loads libsymmem_net_<name>.so and creates the transport of this job. `remote` (the PEs on
+  // other hosts) only serves the message when the plugin or its library is missing.
+  static status open(const std::string &name, boot::bootstrap &boot, bool thread_multiple,
+                     const std::vector<int> &remote, std::unique_ptr<transport> &out);
+
+  // Collective: endpoints to the PEs in `remote` (may be empty on some PEs).
+  status connect(const std::vector<int> &remote, const char *call);
+  std::string route(int pe) const;
+  const char *description() const { return ops_.description != nullptr ? ops_.description : ops_.name; }
+  void *default_worker() const { return ops_.default_worker; }
+
+  status register_memory(void *addr, size_t len, void *&handle, packed_key &key, const char *call);
+  void deregister_memory(void *handle);
+  status set_key(int pe, uint32_t region, const void *key, size_t len, const char *call);
+  bool key_known(int pe, uint32_t region) const;
+
+  // nbi: return once posted (complete at the next quiet); else put returns when `src` may be
+  // reused, get when `dst` holds the data.
+  status put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, bool nbi,
+             const char *call);
+  status get(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, bool nbi, const char *call);
+  // result == nullptr: non-fetching, complete at the next quiet. Else waits for the old value.
+  status amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned size, uint64_t value,
+             uint64_t compare, void *result, const char *call);
+  status fence(void *w, const char *call);
+  // Completes every earlier operation of the worker (pe < 0) or those to one PE.
+  status quiet(void *w, int pe, const char *call);
+  // One step of progress; true when something happened.
+  bool progress(void *w) { return ops_.progress(w) != 0; }
+
+  // From now on connections that break are peers ending their job (net_plugin.h).
+  void closing() { ops_.closing(ops_.ctx); }
+
+  status create_worker(bool shared, void *&w, const char *call);
+  void destroy_worker(void *w);
+
+ private:
+  transport() = default;
+  status wait(void *w, void *req, int pe, const char *what, const char *call);
+
+  symmem_net_host host_{};
+  symmem_net_ops ops_{};
+  bool open_ = false;
+};
+
+}  // namespace symmem::net

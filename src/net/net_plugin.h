@@ -1,0 +1,122 @@
+// symmem: the network transport plugin interface.
+//
+// A transport serves the PE pairs whose memory is not mapped into each other (PEs on different
+// hosts). It is a shared object (libsymmem_net_<name>.so, today only "ucx") that libsymmem loads
+// with dlopen when a job spans hosts, so libsymmem depends on no network library. It exports
+//
+//   int symmem_net_plugin_create(const symmem_net_host *host, symmem_net_ops *out);
+//
+// The interface is deliberately non-blocking: every data operation either completes at once or
+// hands back a request that the library tests while it waits, progressing the transport. All
+// waiting (its limit, what it names when it expires, the job being torn down) stays in the
+// library's one wait loop (core/wait.h); a plugin never blocks.
+//
+// Memory is addressed by region: a region is a range of a PE's address space that the PE
+// registered (mem_register) and whose packed key the other PEs were given (key_set). The library
+// numbers regions (the control segment, the static data segment, the heap's granules); the
+// plugin stores keys per (PE, region) and unpacks them per worker. An operation names the target
+// by PE, region and the address in the target's address space.
+//
+// Workers: one per communication context (OpenSHMEM contexts). The default worker exists from
+// create on; worker_create makes more. A worker created `shared` may be used by several threads
+// at once; otherwise by one thread at a time (the library's contexts guarantee it).
+//
+// Rules: return SYMMEM_SUCCESS (0) or a negative SYMMEM_ERR_* code after reporting through
+// host->fail; 1 from an operation means "posted, not complete": *req is then set and must be
+// tested (or, for nbi operations without req, completes at the next flush). Versioning as in
+// bootstrap/plugin.h: abi_version changes when a field changes meaning, struct_size lets either
+// side append fields.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SYMMEM_NET_ABI_VERSION 1u
+#define SYMMEM_NET_ENTRY "symmem_net_plugin_create"
+#define SYMMEM_NET_KEY_MAX 256u        // bytes of a packed key, at most
+#define SYMMEM_NET_ADDRESS_MAX 4096u   // bytes of a worker address, at most
+
+enum symmem_net_amo {
+  SYMMEM_NET_AMO_ADD = 0,
+  SYMMEM_NET_AMO_SWAP,
+  SYMMEM_NET_AMO_CSWAP,
+  SYMMEM_NET_AMO_AND,
+  SYMMEM_NET_AMO_OR,
+  SYMMEM_NET_AMO_XOR,
+};
+
+typedef struct symmem_net_host {
+  uint32_t abi_version;  // SYMMEM_NET_ABI_VERSION
+  uint32_t struct_size;
+  int my_pe;
+  int n_pes;
+  int thread_multiple;  // the program may call from several threads at once
+  // Every PE contributes len bytes; out receives n_pes*len bytes in PE order (the bootstrap).
+  int (*allgather)(void *ctx, const void *in, void *out, size_t len, const char *call);
+  void *allgather_ctx;
+  // As in bootstrap/plugin.h: reports `text` with the PE prefix, returns `code`.
+  int (*fail)(int code, const char *call, const char *text);
+  void (*log)(int level, const char *call, const char *text);
+} symmem_net_host;
+
+typedef struct symmem_net_ops {
+  uint32_t abi_version;
+  uint32_t struct_size;
+  void *ctx;
+  const char *name;         // "ucx"
+  const char *description;  // "UCX 1.13.1"
+  void *default_worker;
+
+  // Collective over all PEs (it uses host->allgather): makes endpoints from every worker to the
+  // PEs listed (the remote ones, ascending; may be empty on a PE whose peers are all local).
+  int (*connect)(void *ctx, const int *pes, int n, const char *call);
+  // What carries the traffic to `pe`, for the route lines of SYMMEM_DEBUG=info: "tcp/veth0".
+  void (*route)(void *ctx, int pe, char *text, size_t len);
+
+  int (*worker_create)(void *ctx, int shared, void **worker, const char *call);
+  void (*worker_destroy)(void *ctx, void *worker);
+
+  // Registers [addr, addr+len) of this PE for remote access; writes its packed key (at most
+  // SYMMEM_NET_KEY_MAX bytes) to key and its length to *key_len.
+  int (*mem_register)(void *ctx, void *addr, size_t len, void **handle, void *key, size_t *key_len,
+                      const char *call);
+  void (*mem_deregister)(void *ctx, void *handle);
+  // PE pe's packed key of `region` (key_len 0: forget it; later operations on it fail).
+  int (*key_set)(void *ctx, int pe, uint32_t region, const void *key, size_t key_len, const char *call);
+  int (*key_known)(void *ctx, int pe, uint32_t region);
+
+  // Data operations. req == NULL: non-blocking-implicit (complete at the worker's next flush);
+  // else 0 when complete, 1 with *req to test. put completes when `src` may be reused; get when
+  // `dst` holds the data.
+  int (*put)(void *worker, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, void **req,
+             const char *call);
+  int (*get)(void *worker, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, void **req,
+             const char *call);
+  // size 4 or 8. result == NULL: non-fetching (req must be NULL: completes at the next flush).
+  // CSWAP: *result receives the old value; the swap happens when it equals `compare`.
+  int (*amo)(void *worker, int pe, uint32_t region, uint64_t raddr, int op, unsigned size, uint64_t value,
+             uint64_t compare, void *result, void **req, const char *call);
+  // Orders the worker's earlier operations before its later ones (OpenSHMEM fence).
+  int (*fence)(void *worker, const char *call);
+  // Posts the completion of every earlier operation of the worker (pe < 0) or to one PE.
+  int (*flush)(void *worker, int pe, void **req, const char *call);
+  // 0: in progress; 1: complete (the request is released); negative: failed (reported, released).
+  int (*test)(void *worker, void *req, const char *call);
+  // Advances the worker's communication; returns non-zero when something happened.
+  int (*progress)(void *worker);
+  // The job is ending: connections that break from now on are peers closing, not failures, and
+  // are not reported. The library calls it before its last bootstrap barrier.
+  void (*closing)(void *ctx);
+  // Ends the transport (after a final flush by the library); frees ctx.
+  void (*close)(void *ctx);
+} symmem_net_ops;
+
+typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,91 @@
+// The UCX transport plugin: shared state of its two halves (setup in ucx_plugin.cpp, data path in
+// ucx_ops.cpp). Learned from OSHMEM's spml_ucx and NVSHMEM's UCX transport; written against
+// UCX's ucp API (RMA, AMO32/64), over whatever transports UCX finds (TCP included).
+#pragma once
+
+#include <ucp/api/ucp.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "net/net_plugin.h"
+
+#define SYMMEM_UCX_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SYMMEM_UCX_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+namespace symmem::ucx {
+
+struct plugin;
+
+// A PE's packed key of one region. Entries are never erased (a forgotten key becomes empty, with
+// a new version), so workers may keep pointers to them.
+struct key_entry {
+  std::atomic<uint32_t> version{0};
+  std::string bytes;  // guarded by plugin::keys_mutex
+};
+
+struct cached_rkey {
+  ucp_rkey_h rkey = nullptr;
+  const key_entry *src = nullptr;
+  uint32_t version = 0;
+};
+
+struct worker;
+struct ep_error {
+  worker *wk;
+  int pe;
+};
+
+struct worker {
+  plugin *pl = nullptr;
+  ucp_worker_h w = nullptr;
+  bool shared = false;
+  std::vector<ucp_ep_h> eps;  // per PE; nullptr unless remote
+  std::mutex cache_mutex;     // taken only by shared workers
+  std::unordered_map<uint64_t, cached_rkey> cache;
+  uint64_t scratch[2] = {0, 0};  // reply buffer of swaps whose old value nobody wants
+  std::vector<std::unique_ptr<ep_error>> error_args;  // the endpoints' error-callback arguments
+};
+
+struct plugin {
+  symmem_net_host host{};
+  ucp_context_h ctx = nullptr;
+  std::string description;
+  std::vector<std::string> addresses;  // every PE's default worker address
+  std::vector<char> remote;            // PEs reached through this transport
+  std::unique_ptr<std::atomic<int>[]> failed;  // per PE: the UCX status that broke its endpoint, or 0
+  std::mutex keys_mutex;
+  std::unordered_map<uint64_t, std::unique_ptr<key_entry>> keys;
+  std::mutex workers_mutex;
+  std::vector<worker *> workers;  // the default one first
+  std::atomic<bool> closing{false};
+  // The progress thread (ucx_progress.cpp): serves incoming operations while this PE's own
+  // thread is away from the library.
+  std::thread progress_thread;
+  std::atomic<bool> stop_progress{false};
+  std::atomic<uint64_t> main_progress{0};  // bumped by every progress call of the library
+};
+
+inline uint64_t key_of(int pe, uint32_t region) { return (static_cast<uint64_t>(pe) << 32) | region; }
+
+// Reports through the library (prefix, last error) and returns the code.
+int report(const plugin &p, int code, const char *call, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void note(const plugin &p, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+// Endpoints from `wk` to every remote PE (to their default workers).
+int make_endpoints(worker &wk, const char *call);
+// The unpacked key of (pe, region) for this worker, or nullptr after reporting why.
+ucp_rkey_h rkey_for(worker &wk, int pe, uint32_t region, const char *call);
+void drop_cache(worker &wk);
+// Starts and stops the progress thread of the default worker.
+int start_progress_thread(plugin &p, const char *call);
+void stop_progress_thread(plugin &p);
+// Fills the data-path entries of `ops`.
+void fill_data_ops(symmem_net_ops &ops);
+
+}  // namespace symmem::ucx

@@ -1,0 +1,168 @@
+// The UCX transport plugin: the data path (net_plugin.h). Every entry posts and returns: a
+// completed operation, a request for the library to test while it waits, or an nbi operation
+// whose request is released at once and which the worker's next flush completes (as OSHMEM's
+// spml_ucx does for put_nb).
+#include <cstring>
+
+#include "plugins/common/plugin_util.h"
+#include "plugins/ucx/ucx_net.h"
+
+namespace symmem::ucx {
+
+void drop_cache(worker &wk) {
+  for (auto &[k, c] : wk.cache)
+    if (c.rkey != nullptr) ucp_rkey_destroy(c.rkey);
+  wk.cache.clear();
+}
+
+// The worker's unpacked key of (pe, region), unpacked again when the PE registered anew.
+ucp_rkey_h rkey_for(worker &wk, int pe, uint32_t region, const char *call) {
+  plugin &p = *wk.pl;
+  std::unique_lock<std::mutex> lock(wk.cache_mutex, std::defer_lock);
+  if (wk.shared && p.host.thread_multiple) lock.lock();
+  cached_rkey &c = wk.cache[key_of(pe, region)];
+  if (SYMMEM_UCX_LIKELY(c.rkey != nullptr && c.version == c.src->version.load(std::memory_order_acquire))) return c.rkey;
+  if (c.rkey != nullptr) {
+    ucp_rkey_destroy(c.rkey);
+    c.rkey = nullptr;
+  }
+  std::lock_guard<std::mutex> keys(p.keys_mutex);
+  auto it = p.keys.find(key_of(pe, region));
+  if (it == p.keys.end() || it->second->bytes.empty()) {
+    report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call, "no UCX key for memory region %u of PE %d (not registered there)",
+           region, pe);
+    return nullptr;
+  }
+  ucs_status_t st = ucp_ep_rkey_unpack(wk.eps[static_cast<size_t>(pe)], it->second->bytes.data(), &c.rkey);
+  if (st != UCS_OK) {
+    c.rkey = nullptr;
+    report(p, SYMMEM_ERR_SYSTEM, call, "UCX cannot unpack the key of region %u of PE %d: %s", region, pe,
+           ucs_status_string(st));
+    return nullptr;
+  }
+  c.src = it->second.get();
+  c.version = c.src->version.load(std::memory_order_acquire);
+  return c.rkey;
+}
+
+namespace {
+
+// The endpoint to `pe`, or nullptr after saying why (not remote, or its connection broke).
+ucp_ep_h endpoint(worker &wk, int pe, const char *call) {
+  plugin &p = *wk.pl;
+  if (SYMMEM_UCX_UNLIKELY(pe < 0 || pe >= p.host.n_pes || wk.eps[static_cast<size_t>(pe)] == nullptr)) {
+    report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call, "PE %d is not reached through UCX", pe);
+    return nullptr;
+  }
+  if (int f = p.failed[static_cast<size_t>(pe)].load(std::memory_order_relaxed); SYMMEM_UCX_UNLIKELY(f != 0)) {
+    report(p, SYMMEM_ERR_PEER_GONE, call, "PE %d is unreachable: its UCX connection broke (%s)", pe,
+           ucs_status_string(static_cast<ucs_status_t>(f)));
+    return nullptr;
+  }
+  return wk.eps[static_cast<size_t>(pe)];
+}
+
+int posted(worker &wk, ucs_status_ptr_t r, void **req, int pe, const char *what, const char *call) {
+  if (SYMMEM_UCX_LIKELY(r == nullptr)) return SYMMEM_SUCCESS;
+  if (UCS_PTR_IS_ERR(r)) {
+    return report(*wk.pl, SYMMEM_ERR_PEER_GONE, call, "UCX %s to PE %d failed: %s", what, pe,
+                  ucs_status_string(UCS_PTR_STATUS(r)));
+  }
+  if (req == nullptr) {
+    ucp_request_free(r);  // nbi: the worker's flush completes it
+    return SYMMEM_SUCCESS;
+  }
+  *req = r;
+  return 1;
+}
+
+int do_put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, void **req,
+           const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
+  if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  ucp_request_param_t rp{};
+  return posted(wk, ucp_put_nbx(ep, src, len, raddr, rkey, &rp), req, pe, "put", call);
+}
+
+int do_get(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
+  if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  ucp_request_param_t rp{};
+  return posted(wk, ucp_get_nbx(ep, dst, len, raddr, rkey, &rp), req, pe, "get", call);
+}
+
+const ucp_atomic_op_t amo_ops[] = {UCP_ATOMIC_OP_ADD, UCP_ATOMIC_OP_SWAP, UCP_ATOMIC_OP_CSWAP,
+                                   UCP_ATOMIC_OP_AND, UCP_ATOMIC_OP_OR,   UCP_ATOMIC_OP_XOR};
+
+// UCX reads the operand when the operation is posted; CSWAP's swap value travels in the reply
+// buffer, which then receives the old value. A swap that nobody reads back replies into scratch.
+int do_amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned size, uint64_t value, uint64_t compare,
+           void *result, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (op < SYMMEM_NET_AMO_ADD || op > SYMMEM_NET_AMO_XOR || (size != 4 && size != 8) ||
+      (result == nullptr && (req != nullptr || op == SYMMEM_NET_AMO_CSWAP))) {
+    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "atomic %d of %u bytes is not one UCX performs", op, size);
+  }
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
+  if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  uint32_t v32 = static_cast<uint32_t>(value), c32 = static_cast<uint32_t>(compare);
+  const bool cswap = op == SYMMEM_NET_AMO_CSWAP;
+  const void *operand = size == 4 ? static_cast<const void *>(cswap ? &c32 : &v32) : (cswap ? &compare : &value);
+  void *reply = result != nullptr ? result : (op == SYMMEM_NET_AMO_SWAP ? wk.scratch : nullptr);
+  if (cswap) std::memcpy(reply, size == 4 ? static_cast<const void *>(&v32) : &value, size);
+  ucp_request_param_t rp{};
+  rp.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | (reply != nullptr ? UCP_OP_ATTR_FIELD_REPLY_BUFFER : 0);
+  rp.datatype = ucp_dt_make_contig(size);
+  rp.reply_buffer = reply;
+  return posted(wk, ucp_atomic_op_nbx(ep, amo_ops[op], operand, 1, raddr, rkey, &rp), req, pe, "atomic", call);
+}
+
+int do_fence(void *w, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  ucs_status_t st = ucp_worker_fence(wk.w);
+  return st == UCS_OK ? SYMMEM_SUCCESS
+                      : report(*wk.pl, SYMMEM_ERR_SYSTEM, call, "UCX fence failed: %s", ucs_status_string(st));
+}
+
+int do_flush(void *w, int pe, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  ucp_request_param_t rp{};
+  if (pe < 0) return posted(wk, ucp_worker_flush_nbx(wk.w, &rp), req, pe, "flush", call);
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  if (ep == nullptr) return SYMMEM_ERR_PEER_GONE;
+  return posted(wk, ucp_ep_flush_nbx(ep, &rp), req, pe, "flush", call);
+}
+
+int do_test(void *w, void *req, const char *call) {
+  ucs_status_t st = ucp_request_check_status(req);
+  if (st == UCS_INPROGRESS) return 0;
+  ucp_request_free(req);
+  if (st == UCS_OK) return 1;
+  worker &wk = *static_cast<worker *>(w);
+  return report(*wk.pl, SYMMEM_ERR_PEER_GONE, call, "a UCX operation failed: %s", ucs_status_string(st));
+}
+
+int do_progress(void *w) {
+  worker &wk = *static_cast<worker *>(w);
+  wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
+  return static_cast<int>(ucp_worker_progress(wk.w));
+}
+
+}  // namespace
+
+void fill_data_ops(symmem_net_ops &ops) {
+  ops.put = do_put;
+  ops.get = do_get;
+  ops.amo = do_amo;
+  ops.fence = do_fence;
+  ops.flush = do_flush;
+  ops.test = do_test;
+  ops.progress = do_progress;
+}
+
+}  // namespace symmem::ucx

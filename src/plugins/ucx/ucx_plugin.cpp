@@ -1,0 +1,347 @@
+// The UCX transport plugin: context, workers, endpoints, registration and keys (net_plugin.h).
+//
+// Choices, and why:
+//  - Features RMA + AMO32 + AMO64 only: symmem's remote operations are one-sided puts, gets and
+//    atomics into registered memory, as OSHMEM's spml_ucx; no tag matching, no active messages.
+//  - UCX_ATOMIC_MODE=cpu unless the user set it: UCX's atomics must be atomic with respect to the
+//    CPU atomics that node-local PEs apply to the same words (docs/multihost.md, "Atomicity").
+//  - Endpoints are made from the worker addresses exchanged at connect, every worker of this PE
+//    to the *default* worker of each remote PE: a PE then serves every incoming operation from
+//    one worker, which its waits progress.
+//  - Error handling mode PEER: a broken connection fails its operations (and is named) instead of
+//    hanging them; the library's waits bound the rest.
+#include <cstdlib>
+#include <cstring>
+
+#include "plugins/common/plugin_util.h"
+#include "plugins/ucx/ucx_net.h"
+
+namespace symmem::ucx {
+
+int report(const plugin &p, int code, const char *call, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::string text = symmem::plugin::vformat(fmt, ap);
+  va_end(ap);
+  return p.host.fail != nullptr ? p.host.fail(code, call, text.c_str()) : code;
+}
+
+void note(const plugin &p, int level, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::string text = symmem::plugin::vformat(fmt, ap);
+  va_end(ap);
+  if (p.host.log != nullptr) p.host.log(level, nullptr, text.c_str());
+}
+
+namespace {
+
+void on_ep_error(void *arg, ucp_ep_h, ucs_status_t status) {
+  auto *e = static_cast<ep_error *>(arg);
+  plugin &p = *e->wk->pl;
+  int expected = 0;
+  if (p.failed[static_cast<size_t>(e->pe)].compare_exchange_strong(expected, static_cast<int>(status)) &&
+      !p.closing.load()) {
+    note(p, SYMMEM_BOOT_LOG_WARN, "the connection to PE %d broke: %s (UCX); operations on it fail from now on",
+         e->pe, ucs_status_string(status));
+  }
+}
+
+int make_context(plugin &p) {
+  ucp_config_t *config = nullptr;
+  ucs_status_t st = ucp_config_read(nullptr, nullptr, &config);
+  if (st != UCS_OK) {
+    return report(p, SYMMEM_ERR_SYSTEM, "init", "UCX cannot read its configuration (UCX_* variables): %s",
+                  ucs_status_string(st));
+  }
+  if (std::getenv("UCX_ATOMIC_MODE") == nullptr) ucp_config_modify(config, "ATOMIC_MODE", "cpu");
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+  params.mt_workers_shared = 1;  // context workers of several threads share the registrations
+  params.estimated_num_eps = static_cast<size_t>(p.host.n_pes);
+  st = ucp_init(&params, config, &p.ctx);
+  ucp_config_release(config);
+  if (st != UCS_OK) {
+    return report(p, SYMMEM_ERR_SYSTEM, "init",
+                  "UCX found no transport for one-sided operations (ucp_init: %s); check UCX_TLS and "
+                  "UCX_NET_DEVICES (ucx_info -d lists what UCX sees)",
+                  ucs_status_string(st));
+  }
+  p.description = std::string("UCX ") + ucp_get_version_string();
+  return SYMMEM_SUCCESS;
+}
+
+int new_worker(plugin &p, bool shared, worker *&out, const char *call) {
+  auto wk = std::make_unique<worker>();
+  wk->pl = &p;
+  wk->shared = shared;
+  ucp_worker_params_t wp{};
+  wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  // The default worker is shared with the progress thread; a context's worker with the program's
+  // threads when it is shared and they may call at once.
+  const bool is_default = p.workers.empty();
+  wp.thread_mode = is_default || (shared && p.host.thread_multiple) ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+  ucs_status_t st = ucp_worker_create(p.ctx, &wp, &wk->w);
+  if (st != UCS_OK) {
+    return report(p, SYMMEM_ERR_SYSTEM, call, "cannot create a UCX worker: %s", ucs_status_string(st));
+  }
+  wk->eps.assign(static_cast<size_t>(p.host.n_pes), nullptr);
+  std::lock_guard<std::mutex> lock(p.workers_mutex);
+  p.workers.push_back(wk.get());
+  out = wk.release();
+  return SYMMEM_SUCCESS;
+}
+
+void close_endpoints(worker &wk) {
+  for (ucp_ep_h &ep : wk.eps) {
+    if (ep == nullptr) continue;
+    ucp_request_param_t rp{};
+    rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+    rp.flags = UCP_EP_CLOSE_FLAG_FORCE;  // after the library's final flush: nothing is in flight
+    ucs_status_ptr_t r = ucp_ep_close_nbx(ep, &rp);
+    if (UCS_PTR_IS_PTR(r)) {
+      while (ucp_request_check_status(r) == UCS_INPROGRESS) ucp_worker_progress(wk.w);
+      ucp_request_free(r);
+    }
+    ep = nullptr;
+  }
+}
+
+void free_worker(worker *wk) {
+  drop_cache(*wk);
+  close_endpoints(*wk);
+  if (wk->w != nullptr) ucp_worker_destroy(wk->w);
+  delete wk;
+}
+
+// ---- the table's setup entries ----
+
+int do_connect(void *ctx, const int *pes, int n, const char *call) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  worker &dw = *p.workers.front();
+  ucp_address_t *addr = nullptr;
+  size_t len = 0;
+  ucs_status_t st = ucp_worker_get_address(dw.w, &addr, &len);
+  if (st != UCS_OK || len > SYMMEM_NET_ADDRESS_MAX) {
+    if (st == UCS_OK) ucp_worker_release_address(dw.w, addr);
+    return report(p, SYMMEM_ERR_SYSTEM, call, "cannot get this PE's UCX worker address (%s, %zu bytes)",
+                  ucs_status_string(st), len);
+  }
+  // Two rounds: every length, then every address padded to the longest.
+  const size_t np = static_cast<size_t>(p.host.n_pes);
+  std::vector<uint32_t> lens(np);
+  uint32_t mine = static_cast<uint32_t>(len);
+  int rc = p.host.allgather(p.host.allgather_ctx, &mine, lens.data(), sizeof mine, call);
+  uint32_t longest = 0;
+  for (uint32_t l : lens) longest = std::max(longest, l);
+  std::vector<char> padded(longest, 0), all(longest * np);
+  std::memcpy(padded.data(), addr, len);
+  ucp_worker_release_address(dw.w, addr);
+  if (rc == SYMMEM_SUCCESS) rc = p.host.allgather(p.host.allgather_ctx, padded.data(), all.data(), longest, call);
+  if (rc != SYMMEM_SUCCESS) return rc;
+  p.addresses.resize(np);
+  for (size_t i = 0; i < np; ++i) p.addresses[i].assign(all.data() + i * longest, lens[i]);
+  for (int i = 0; i < n; ++i) {
+    if (pes[i] < 0 || pes[i] >= p.host.n_pes || pes[i] == p.host.my_pe) {
+      return report(p, SYMMEM_ERR_INVALID_ARGUMENT, call, "connect: PE %d is not a remote PE of this job", pes[i]);
+    }
+    p.remote[static_cast<size_t>(pes[i])] = 1;
+  }
+  rc = make_endpoints(dw, call);
+  if (rc == SYMMEM_SUCCESS && n > 0) rc = start_progress_thread(p, call);
+  return rc;
+}
+
+// ucp_ep_print_info names each lane as "<md index>:<transport>/<device>"; keep the distinct ones.
+void do_route(void *ctx, int pe, char *text, size_t len) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  worker &dw = *p.workers.front();
+  std::string out;
+  if (pe >= 0 && pe < p.host.n_pes && dw.eps[static_cast<size_t>(pe)] != nullptr) {
+    char *buf = nullptr;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (f != nullptr) {
+      ucp_ep_print_info(dw.eps[static_cast<size_t>(pe)], f);
+      std::fclose(f);
+      std::string info(buf, n);
+      std::free(buf);
+      for (size_t at = 0; (at = info.find("lane[", at)) != std::string::npos; ++at) {
+        size_t colon = info.find(": ", at);
+        size_t start = info.find(':', colon + 2);
+        if (colon == std::string::npos || start == std::string::npos) break;
+        size_t end = info.find_first_of(" \n", start);
+        std::string lane = info.substr(start + 1, end - start - 1);
+        if (size_t dot = lane.rfind(".0"); dot != std::string::npos && dot + 2 == lane.size()) lane.resize(dot);
+        if (out.find(lane) == std::string::npos) out += (out.empty() ? "" : ",") + lane;
+      }
+    }
+  }
+  std::snprintf(text, len, "%s", out.empty() ? "UCX" : out.c_str());
+}
+
+int do_worker_create(void *ctx, int shared, void **out, const char *call) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  worker *wk = nullptr;
+  int rc = new_worker(p, shared != 0, wk, call);
+  if (rc == SYMMEM_SUCCESS) rc = make_endpoints(*wk, call);
+  if (rc != SYMMEM_SUCCESS) {
+    if (wk != nullptr) {
+      std::lock_guard<std::mutex> lock(p.workers_mutex);
+      std::erase(p.workers, wk);
+      free_worker(wk);
+    }
+    return rc;
+  }
+  *out = wk;
+  return SYMMEM_SUCCESS;
+}
+
+void do_worker_destroy(void *ctx, void *w) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  auto *wk = static_cast<worker *>(w);
+  if (wk == nullptr || wk == p.workers.front()) return;
+  {
+    std::lock_guard<std::mutex> lock(p.workers_mutex);
+    std::erase(p.workers, wk);
+  }
+  free_worker(wk);
+}
+
+int do_mem_register(void *ctx, void *addr, size_t len, void **handle, void *key, size_t *key_len,
+                    const char *call) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  ucp_mem_map_params_t mp{};
+  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  mp.address = addr;
+  mp.length = len;
+  ucp_mem_h mh = nullptr;
+  ucs_status_t st = ucp_mem_map(p.ctx, &mp, &mh);
+  if (st != UCS_OK) {
+    return report(p, SYMMEM_ERR_SYSTEM, call, "UCX cannot register %zu bytes at %p: %s", len, addr,
+                  ucs_status_string(st));
+  }
+  void *packed = nullptr;
+  size_t n = 0;
+  st = ucp_rkey_pack(p.ctx, mh, &packed, &n);
+  if (st != UCS_OK || n > SYMMEM_NET_KEY_MAX) {
+    if (st == UCS_OK) ucp_rkey_buffer_release(packed);
+    ucp_mem_unmap(p.ctx, mh);
+    return report(p, SYMMEM_ERR_SYSTEM, call, "UCX cannot pack the key of %zu bytes at %p (%s, %zu bytes)", len,
+                  addr, ucs_status_string(st), n);
+  }
+  std::memcpy(key, packed, n);
+  *key_len = n;
+  ucp_rkey_buffer_release(packed);
+  *handle = mh;
+  return SYMMEM_SUCCESS;
+}
+
+void do_mem_deregister(void *ctx, void *handle) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  if (handle != nullptr) ucp_mem_unmap(p.ctx, static_cast<ucp_mem_h>(handle));
+}
+
+int do_key_set(void *ctx, int pe, uint32_t region, const void *key, size_t key_len, const char *call) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  if (pe < 0 || pe >= p.host.n_pes || key_len > SYMMEM_NET_KEY_MAX) {
+    return report(p, SYMMEM_ERR_INVALID_ARGUMENT, call, "a key of %zu bytes for PE %d is not valid", key_len, pe);
+  }
+  std::lock_guard<std::mutex> lock(p.keys_mutex);
+  auto &e = p.keys[key_of(pe, region)];
+  if (!e) e = std::make_unique<key_entry>();
+  e->bytes.assign(static_cast<const char *>(key), key_len);
+  e->version.fetch_add(1, std::memory_order_release);  // cached unpackings of the old key go stale
+  return SYMMEM_SUCCESS;
+}
+
+int do_key_known(void *ctx, int pe, uint32_t region) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  std::lock_guard<std::mutex> lock(p.keys_mutex);
+  auto it = p.keys.find(key_of(pe, region));
+  return it != p.keys.end() && !it->second->bytes.empty() ? 1 : 0;
+}
+
+void do_closing(void *ctx) { static_cast<plugin *>(ctx)->closing.store(true); }
+
+void do_close(void *ctx) {
+  auto *p = static_cast<plugin *>(ctx);
+  p->closing.store(true);
+  stop_progress_thread(*p);
+  // Context workers first (they hold endpoints into the default worker's peers), then the default.
+  while (p->workers.size() > 1) {
+    worker *wk = p->workers.back();
+    p->workers.pop_back();
+    free_worker(wk);
+  }
+  if (!p->workers.empty()) free_worker(p->workers.front());
+  p->workers.clear();
+  if (p->ctx != nullptr) ucp_cleanup(p->ctx);
+  delete p;
+}
+
+}  // namespace
+
+int make_endpoints(worker &wk, const char *call) {
+  plugin &p = *wk.pl;
+  for (size_t pe = 0; pe < p.remote.size(); ++pe) {
+    if (!p.remote[pe] || wk.eps[pe] != nullptr) continue;
+    wk.error_args.push_back(std::make_unique<ep_error>(ep_error{&wk, static_cast<int>(pe)}));
+    ucp_ep_params_t ep{};
+    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                    UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    ep.address = reinterpret_cast<const ucp_address_t *>(p.addresses[pe].data());
+    ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    ep.err_handler.cb = on_ep_error;
+    ep.err_handler.arg = wk.error_args.back().get();
+    ucs_status_t st = ucp_ep_create(wk.w, &ep, &wk.eps[pe]);
+    if (st != UCS_OK) {
+      wk.eps[pe] = nullptr;
+      return report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call,
+                    "UCX cannot make an endpoint to PE %zu: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?", pe,
+                    ucs_status_string(st));
+    }
+  }
+  return SYMMEM_SUCCESS;
+}
+
+}  // namespace symmem::ucx
+
+SYMMEM_PLUGIN_EXPORT int symmem_net_plugin_create(const symmem_net_host *host, symmem_net_ops *out) {
+  using namespace symmem::ucx;
+  if (host == nullptr || out == nullptr || host->abi_version != SYMMEM_NET_ABI_VERSION ||
+      host->struct_size < sizeof(symmem_net_host) || host->allgather == nullptr) {
+    return SYMMEM_ERR_UNSUPPORTED;
+  }
+  auto p = std::make_unique<plugin>();
+  p->host = *host;
+  p->remote.assign(static_cast<size_t>(host->n_pes), 0);
+  p->failed = std::make_unique<std::atomic<int>[]>(static_cast<size_t>(host->n_pes));
+  int rc = make_context(*p);
+  worker *dw = nullptr;
+  if (rc == SYMMEM_SUCCESS) rc = new_worker(*p, true, dw, "init");
+  if (rc != SYMMEM_SUCCESS) {
+    if (p->ctx != nullptr) ucp_cleanup(p->ctx);
+    return rc;
+  }
+  *out = symmem_net_ops{};
+  out->abi_version = SYMMEM_NET_ABI_VERSION;
+  out->struct_size = sizeof(symmem_net_ops);
+  out->name = "ucx";
+  out->description = p->description.c_str();
+  out->default_worker = dw;
+  out->connect = do_connect;
+  out->route = do_route;
+  out->worker_create = do_worker_create;
+  out->worker_destroy = do_worker_destroy;
+  out->mem_register = do_mem_register;
+  out->mem_deregister = do_mem_deregister;
+  out->key_set = do_key_set;
+  out->key_known = do_key_known;
+  out->closing = do_closing;
+  out->close = do_close;
+  fill_data_ops(*out);
+  out->ctx = p.release();
+  return SYMMEM_SUCCESS;
+}

@@ -1,0 +1,67 @@
+// The UCX transport plugin: the progress thread.
+//
+// Over transports without remote memory access in hardware (TCP, and UCX's software emulation of
+// atomics that keeps them atomic with respect to CPU atomics) the *target* CPU performs every
+// remote put, get and atomic when its worker is progressed. symmem's waits progress it; this
+// thread covers the time the PE's own thread spends elsewhere (computing, blocked in the
+// bootstrap at init and finalize), so operations on a PE complete without its participation, as
+// OpenSHMEM's one-sided model expects.
+//
+// It stays out of the way of a PE that is waiting inside symmem: when the library progressed the
+// worker since the thread last looked, it only sleeps briefly (a backstop); when the library has
+// been away, it sleeps on the worker's event descriptor and wakes for the next incoming message.
+#include <poll.h>
+
+#include <chrono>
+
+#include "plugins/common/plugin_util.h"
+#include "plugins/ucx/ucx_net.h"
+
+namespace symmem::ucx {
+namespace {
+
+using namespace std::chrono_literals;
+
+void progress_loop(plugin *p, int efd) {
+  ucp_worker_h w = p->workers.front()->w;
+  uint64_t seen = p->main_progress.load(std::memory_order_relaxed);
+  while (!p->stop_progress.load(std::memory_order_acquire)) {
+    while (ucp_worker_progress(w) != 0) {
+    }
+    const uint64_t now = p->main_progress.load(std::memory_order_relaxed);
+    if (now != seen) {  // the PE's thread is progressing: stay a backstop
+      seen = now;
+      std::this_thread::sleep_for(200us);
+      continue;
+    }
+    ucs_status_t st = ucp_worker_arm(w);
+    if (st == UCS_ERR_BUSY) continue;  // events arrived meanwhile: progress them first
+    if (st != UCS_OK) {
+      std::this_thread::sleep_for(1ms);
+      continue;
+    }
+    pollfd pfd{efd, POLLIN, 0};
+    ::poll(&pfd, 1, 100);  // bounded, so that a lost wake-up costs 100 ms at most
+  }
+}
+
+}  // namespace
+
+int start_progress_thread(plugin &p, const char *call) {
+  int efd = -1;
+  ucs_status_t st = ucp_worker_get_efd(p.workers.front()->w, &efd);
+  if (st != UCS_OK) {
+    return report(p, SYMMEM_ERR_SYSTEM, call, "UCX gives no event descriptor for its worker (%s)", ucs_status_string(st));
+  }
+  p.progress_thread = std::thread(progress_loop, &p, efd);
+  return SYMMEM_SUCCESS;
+}
+
+void stop_progress_thread(plugin &p) {
+  if (!p.progress_thread.joinable()) return;
+  p.stop_progress.store(true, std::memory_order_release);
+  ucp_worker_signal(p.workers.front()->w);
+  p.progress_thread.join();
+}
+
+}  // namespace symmem::ucx

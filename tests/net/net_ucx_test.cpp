@@ -1,0 +1,299 @@
+// The UCX transport on its own, between real processes over real UCX (TCP between emulated
+// hosts): the bootstrap forms the job, every PE connects to every other through the plugin and
+// registers one buffer, and each operation the library relies on is checked against poisoned
+// memory. Atomics are checked against the CPU atomics of the PE that owns the word (the
+// atomicity domain), with every PE hammering one counter to an exact total.
+//
+//   symmem-run --hosts A:2,B:2 ... net_ucx_test
+#include <sys/mman.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "bootstrap/bootstrap.h"
+#include "common/config.h"
+#include "core/state.h"
+#include "core/wait.h"
+#include "net/net.h"
+
+using namespace symmem;
+
+namespace {
+
+constexpr size_t buf_bytes = size_t{4} << 20;
+constexpr size_t slot = 64 * 1024;          // inbox slot per PE
+constexpr size_t flags_at = 1u << 20;       // barrier flags: [parity][round] uint64
+constexpr size_t counters_at = flags_at + 4096;
+constexpr size_t src_at = 2u << 20;         // this PE's data for others to get
+constexpr int hammer = 2000;
+
+int me, n, failures;
+char *buf;
+std::vector<uint64_t> base;  // every PE's buffer address
+std::unique_ptr<boot::bootstrap> bs;
+std::unique_ptr<net::transport> tp;
+void *w;
+uint64_t epoch;
+
+#define CHECK(cond)                                                                              \
+  do {                                                                                           \
+    if (!(cond)) {                                                                               \
+      std::fprintf(stderr, "PE %d: CHECK FAILED at %s:%d: %s\n", me, __FILE__, __LINE__, #cond); \
+      ++failures;                                                                                \
+    }                                                                                            \
+  } while (0)
+#define MUST(st)                                                                                 \
+  do {                                                                                           \
+    status s_ = (st);                                                                            \
+    if (!s_.ok()) {                                                                              \
+      std::fprintf(stderr, "PE %d: %s failed at line %d: %s\n", me, #st, __LINE__, symmem::last_error().c_str()); \
+      std::exit(1);                                                                              \
+    }                                                                                            \
+  } while (0)
+
+uint64_t at(int pe, size_t off) { return base[static_cast<size_t>(pe)] + off; }
+unsigned char pattern(int owner, size_t i) { return static_cast<unsigned char>(owner * 37 + i * 11 + 1); }
+
+// Dissemination barrier over the transport: round k signals PE me+2^k, waits for me-2^k.
+void barrier() {
+  const uint64_t e = ++epoch;
+  auto *flags = reinterpret_cast<uint64_t *>(buf + flags_at);
+  for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+    const int to = (me + d) % n;
+    const size_t off = flags_at + (static_cast<size_t>(e & 1) * 32 + static_cast<size_t>(k)) * 8;
+    MUST(tp->amo(w, to, 0, at(to, off), SYMMEM_NET_AMO_SWAP, 8, e, 0, nullptr, "barrier"));
+    std::atomic_ref<uint64_t> mine(flags[(e & 1) * 32 + static_cast<size_t>(k)]);
+    core::spin_wait sw("barrier", [k] { return strfmt("round %d of the test barrier", k); });
+    while (mine.load(std::memory_order_acquire) != e) {
+      tp->progress(w);
+      sw.pause();
+    }
+  }
+}
+
+void test_put_get() {
+  const size_t sizes[] = {1, 8, 1000, slot};
+  for (size_t len : sizes) {
+    std::memset(buf, 0xEE, slot * static_cast<size_t>(n));  // poison every inbox slot
+    std::vector<unsigned char> mine(len);
+    for (size_t i = 0; i < len; ++i) mine[i] = pattern(me, i + len);
+    barrier();
+    for (int p = 0; p < n; ++p)
+      if (p != me) MUST(tp->put(w, p, 0, at(p, slot * static_cast<size_t>(me)), mine.data(), len, false, "put"));
+    MUST(tp->quiet(w, -1, "quiet"));
+    barrier();
+    for (int p = 0; p < n; ++p) {
+      if (p == me) continue;
+      const unsigned char *in = reinterpret_cast<unsigned char *>(buf + slot * static_cast<size_t>(p));
+      size_t bad = 0;
+      for (size_t i = 0; i < len; ++i) bad += in[i] != pattern(p, i + len);
+      CHECK(bad == 0);
+      CHECK(len == slot || in[len] == 0xEE);  // nothing written past the end
+    }
+  }
+  for (size_t i = 0; i < slot; ++i) buf[src_at + i] = static_cast<char>(pattern(me, i));
+  barrier();
+  std::vector<unsigned char> got(slot, 0xEE);
+  for (int p = 0; p < n; ++p) {
+    if (p == me) continue;
+    std::fill(got.begin(), got.end(), 0xEE);
+    MUST(tp->get(w, p, 0, at(p, src_at), got.data(), slot, false, "get"));
+    size_t bad = 0;
+    for (size_t i = 0; i < slot; ++i) bad += got[i] != pattern(p, i);
+    CHECK(bad == 0);
+  }
+  barrier();
+}
+
+// Many small nbi puts, then one quiet: every byte must be there after it.
+void test_nbi() {
+  std::memset(buf, 0xEE, slot * static_cast<size_t>(n));
+  barrier();
+  static uint64_t vals[512];
+  for (int i = 0; i < 512; ++i) vals[i] = (static_cast<uint64_t>(me) << 32) | static_cast<uint64_t>(i);
+  for (int p = 0; p < n; ++p)
+    for (int i = 0; p != me && i < 512; ++i)
+      MUST(tp->put(w, p, 0, at(p, slot * static_cast<size_t>(me) + 8 * static_cast<size_t>(i)), &vals[i], 8, true, "put_nbi"));
+  MUST(tp->quiet(w, -1, "quiet"));
+  barrier();
+  for (int p = 0; p < n; ++p) {
+    const auto *in = reinterpret_cast<uint64_t *>(buf + slot * static_cast<size_t>(p));
+    for (int i = 0; p != me && i < 512; ++i) CHECK(in[i] == ((static_cast<uint64_t>(p) << 32) | static_cast<uint64_t>(i)));
+  }
+  barrier();
+}
+
+// Every PE hammers PE 0's counters: the remote ones through UCX, PE 0 itself with CPU atomics on
+// the same words at the same time. Lost updates would show in the totals.
+void test_atomicity_domain() {
+  auto *c64 = reinterpret_cast<uint64_t *>(buf + counters_at);
+  auto *c32 = reinterpret_cast<uint32_t *>(buf + counters_at + 8);
+  *c64 = 0;
+  *c32 = 0;
+  barrier();
+  uint64_t last = 0;
+  for (int i = 0; i < hammer; ++i) {
+    if (me == 0) {
+      std::atomic_ref<uint64_t>(*c64).fetch_add(1);
+      std::atomic_ref<uint32_t>(*c32).fetch_add(3);
+      if (i % 64 == 0) tp->progress(w);
+      continue;
+    }
+    uint64_t old = 0;
+    MUST(tp->amo(w, 0, 0, at(0, counters_at), SYMMEM_NET_AMO_ADD, 8, 1, 0, &old, "fetch_add"));
+    CHECK(old >= last);  // one PE's fetch_adds see a growing counter
+    last = old;
+    MUST(tp->amo(w, 0, 0, at(0, counters_at + 8), SYMMEM_NET_AMO_ADD, 4, 3, 0, nullptr, "add"));
+  }
+  MUST(tp->quiet(w, -1, "quiet"));
+  barrier();
+  if (me == 0) {
+    CHECK(*c64 == static_cast<uint64_t>(hammer) * static_cast<uint64_t>(n));
+    CHECK(*c32 == 3u * static_cast<uint32_t>(hammer) * static_cast<uint32_t>(n));
+    std::printf("PE 0: counter %llu of %llu, %u of %u\n", static_cast<unsigned long long>(*c64),
+                static_cast<unsigned long long>(hammer) * static_cast<unsigned long long>(n), *c32,
+                3u * static_cast<unsigned>(hammer) * static_cast<unsigned>(n));
+  }
+  barrier();
+}
+
+// Compare-and-swap: exactly one PE wins the word; bitwise operations leave every PE's bit set.
+void test_cswap_bits() {
+  auto *word = reinterpret_cast<uint64_t *>(buf + counters_at + 64);
+  auto *bits = reinterpret_cast<uint32_t *>(buf + counters_at + 128);
+  *word = 0;
+  *bits = 0;
+  barrier();
+  uint64_t old = ~0ull;
+  uint32_t obits = 0;
+  if (me == 0) {
+    uint64_t expected = 0;
+    std::atomic_ref<uint64_t>(*word).compare_exchange_strong(expected, 1);
+    old = expected;
+    std::atomic_ref<uint32_t>(*bits).fetch_or(1u);
+  } else {
+    MUST(tp->amo(w, 0, 0, at(0, counters_at + 64), SYMMEM_NET_AMO_CSWAP, 8, static_cast<uint64_t>(me) + 1, 0, &old, "cswap"));
+    MUST(tp->amo(w, 0, 0, at(0, counters_at + 128), SYMMEM_NET_AMO_OR, 4, 1u << me, 0, &obits, "fetch_or"));
+    CHECK((obits & (1u << me)) == 0);
+  }
+  uint64_t winners = 0, all = 0;
+  uint64_t won = old == 0 ? 1 : 0;
+  std::vector<uint64_t> wins(static_cast<size_t>(n));
+  MUST(bs->allgather(&won, wins.data(), sizeof won, "gather"));
+  for (uint64_t x : wins) winners += x;
+  CHECK(winners == 1);
+  barrier();
+  if (me == 0) {
+    all = *word;
+    CHECK(all >= 1 && all <= static_cast<uint64_t>(n));
+    CHECK(*bits == (n >= 32 ? ~0u : (1u << n) - 1));
+  }
+  auto *slots = reinterpret_cast<uint64_t *>(buf + counters_at + 512);
+  for (int p = 0; p < n; ++p) slots[p] = 7;
+  barrier();  // the checks above are done before anyone changes the bits again
+  // From every remote PE: xor twice restores its bit, a swap returns what was there.
+  if (me != 0) {
+    uint32_t x = 0;
+    uint64_t was = 0;
+    MUST(tp->amo(w, 0, 0, at(0, counters_at + 512 + 8 * static_cast<size_t>(me)), SYMMEM_NET_AMO_SWAP, 8,
+                 static_cast<uint64_t>(me) << 40, 0, &was, "swap"));
+    CHECK(was == 7);
+    MUST(tp->amo(w, 0, 0, at(0, counters_at + 128), SYMMEM_NET_AMO_XOR, 4, 1u << me, 0, &x, "fetch_xor"));
+    CHECK((x & (1u << me)) != 0);
+    MUST(tp->amo(w, 0, 0, at(0, counters_at + 128), SYMMEM_NET_AMO_XOR, 4, 1u << me, 0, nullptr, "xor"));
+    MUST(tp->amo(w, 0, 0, at(0, counters_at + 128), SYMMEM_NET_AMO_AND, 4, ~0u, 0, nullptr, "and"));
+    MUST(tp->quiet(w, -1, "quiet"));
+  }
+  barrier();
+  if (me == 0) {
+    CHECK(*bits == (n >= 32 ? ~0u : (1u << n) - 1));
+    for (int p = 1; p < n; ++p) CHECK(slots[p] == static_cast<uint64_t>(p) << 40);
+  }
+  barrier();
+}
+
+// fence orders a put before the flag that announces it.
+void test_fence() {
+  std::memset(buf, 0xEE, slot * static_cast<size_t>(n));
+  auto *flag = reinterpret_cast<uint64_t *>(buf + counters_at + 256);
+  *flag = 0;
+  barrier();
+  const int to = (me + 1) % n, from = (me + n - 1) % n;
+  std::vector<unsigned char> data(slot);
+  for (size_t i = 0; i < slot; ++i) data[i] = pattern(me, i);
+  uint64_t one = 1;
+  MUST(tp->put(w, to, 0, at(to, slot * static_cast<size_t>(me)), data.data(), slot, true, "put_nbi"));
+  MUST(tp->fence(w, "fence"));
+  MUST(tp->put(w, to, 0, at(to, counters_at + 256), &one, 8, true, "put_nbi"));
+  core::spin_wait sw("fence test", [from] { return strfmt("the flag from PE %d", from); });
+  while (std::atomic_ref<uint64_t>(*flag).load(std::memory_order_acquire) != 1) {
+    tp->progress(w);
+    sw.pause();
+  }
+  const unsigned char *in = reinterpret_cast<unsigned char *>(buf + slot * static_cast<size_t>(from));
+  size_t bad = 0;
+  for (size_t i = 0; i < slot; ++i) bad += in[i] != pattern(from, i);
+  CHECK(bad == 0);
+  MUST(tp->quiet(w, -1, "quiet"));
+  barrier();
+}
+
+// A region nobody registered: an error that names it, not a crash.
+void test_errors() {
+  uint64_t v = 0;
+  status st = tp->get(w, (me + 1) % n, 7, at((me + 1) % n, 0), &v, 8, false, "get");
+  CHECK(!st.ok() && std::strstr(symmem::last_error().c_str(), "no UCX key for memory region 7") != nullptr);
+  clear_last_error();
+}
+
+}  // namespace
+
+int main() {
+  MUST(config::load(core::g.cfg));
+  if (core::g.cfg.debug == "info") set_log_level(log_level::info);
+  MUST(boot::create(core::g.cfg, bs));
+  boot::set_current(bs.get());
+  me = bs->rank();
+  n = bs->size();
+  set_log_pe(me);
+  std::vector<int> remote;
+  for (int p = 0; p < n; ++p)
+    if (p != me) remote.push_back(p);
+  MUST(net::transport::open("ucx", *bs, false, remote, tp));
+  MUST(tp->connect(remote, "init"));
+  w = tp->default_worker();
+  buf = static_cast<char *>(::mmap(nullptr, buf_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  void *mh = nullptr;
+  net::packed_key key;
+  MUST(tp->register_memory(buf, buf_bytes, mh, key, "init"));
+  struct published {
+    uint64_t base;
+    net::packed_key key;
+  } mine{reinterpret_cast<uint64_t>(buf), key};
+  std::vector<published> all(static_cast<size_t>(n));
+  MUST(bs->allgather(&mine, all.data(), sizeof mine, "init"));
+  for (int p = 0; p < n; ++p) {
+    base.push_back(all[static_cast<size_t>(p)].base);
+    if (p != me) MUST(tp->set_key(p, 0, all[static_cast<size_t>(p)].key.bytes, all[static_cast<size_t>(p)].key.len, "init"));
+  }
+  for (int p : remote) std::printf("PE %d -> PE %d via UCX %s\n", me, p, tp->route(p).c_str());
+  barrier();
+  test_put_get();
+  test_nbi();
+  test_atomicity_domain();
+  test_cswap_bits();
+  test_fence();
+  test_errors();
+  MUST(tp->quiet(w, -1, "finalize"));
+  barrier();
+  tp->closing();
+  MUST(bs->barrier("finalize"));  // the progress thread serves the last acknowledgements meanwhile
+  tp->deregister_memory(mh);
+  tp.reset();
+  std::printf("PE %d of %d: %s (%s)\n", me, n, failures == 0 ? "all UCX checks passed" : "FAILED", "UCX");
+  boot::set_current(nullptr);
+  bs->close();
+  return failures == 0 ? 0 : 1;
+}
