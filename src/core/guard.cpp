@@ -1,6 +1,5 @@
 #include "core/guard.h"
 
-#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "mem/vaspace.h"
 
 namespace symmem::core::guard {
@@ -15,8 +15,6 @@ namespace {
 
 std::atomic<uintptr_t> g_base{0};
 std::atomic<size_t> g_size{0};
-struct sigaction g_previous {};
-std::atomic<bool> g_installed{false};
 
 // Async-signal-safe formatting: hex and decimal into a buffer.
 size_t put_str(char *buf, size_t at, const char *s) {
@@ -46,44 +44,21 @@ size_t put_int(char *buf, size_t at, int v) {
   return at;
 }
 
-void on_segv(int sig, siginfo_t *info, void *ctx) {
-  auto a = reinterpret_cast<uintptr_t>(info->si_addr);
+bool on_fault(uintptr_t a) {
   uintptr_t base = g_base.load();
-  if (base != 0 && a >= base && a < base + g_size.load()) {
-    char buf[256];
-    size_t n = put_str(buf, 0, "symmem: PE ");
-    n = put_int(buf, n, log_pe());
-    n = put_str(buf, n, ": access to symmetric address ");
-    n = put_hex(buf, n, a);
-    n = put_str(buf, n, " after symmem_finalize; the heap was released there (keep symmetric pointers only "
-                        "between init and finalize)\n");
-    ssize_t rc = ::write(STDERR_FILENO, buf, n);
-    (void)rc;
-    ::_exit(1);
+  if (base == 0 || a < base || a >= base + g_size.load()) {
+    return false;
   }
-  // Not ours: hand the fault to whoever handled it before us.
-  if (g_previous.sa_flags & SA_SIGINFO) {
-    if (g_previous.sa_sigaction != nullptr) {
-      g_previous.sa_sigaction(sig, info, ctx);
-      return;
-    }
-  } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN && g_previous.sa_handler != nullptr) {
-    g_previous.sa_handler(sig);
-    return;
-  }
-  ::signal(SIGSEGV, SIG_DFL);  // returning re-runs the faulting access under the default action
-}
-
-void install() {
-  bool expected = false;
-  if (!g_installed.compare_exchange_strong(expected, true)) {
-    return;
-  }
-  struct sigaction sa {};
-  sa.sa_sigaction = on_segv;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-  sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGSEGV, &sa, &g_previous);
+  char buf[256];
+  size_t n = put_str(buf, 0, "symmem: PE ");
+  n = put_int(buf, n, log_pe());
+  n = put_str(buf, n, ": access to symmetric address ");
+  n = put_hex(buf, n, a);
+  n = put_str(buf, n, " after symmem_finalize; the heap was released there (keep symmetric pointers only "
+                      "between init and finalize)\n");
+  ssize_t rc = ::write(STDERR_FILENO, buf, n);
+  (void)rc;
+  ::_exit(1);
 }
 
 }  // namespace
@@ -93,7 +68,7 @@ void arm(uintptr_t base, size_t size) {
     mem::unmap(base, size);
     return;
   }
-  install();
+  add_fault_hook(on_fault);
   g_size.store(size);
   g_base.store(base);
 }
