@@ -25,6 +25,7 @@ struct settings {
   std::string plugin_path;
   std::string hostname;
   bool check_args = true;
+  bool symmetric_data = true;
 
   // Derived: the heap size in bytes after the SIZE / SIZE_MB rule, and where it came from.
   size_t heap_bytes = 0;

@@ -45,4 +45,7 @@
     "PE on, else the kernel's host name, boot id and network namespace).")                            \
   X(check_args, boolean, "CHECK_COLLECTIVE_ARGS", "1", "", "", "",                                         \
     "Verify that every PE passes the same arguments to each collective call (cost: folded into the " \
-    "barrier the call needs anyway).")
+    "barrier the call needs anyway).")                                                                \
+  X(symmetric_data, boolean, "SYMMETRIC_DATA", "1", "", "", "",                                            \
+    "Make the program's global and static variables symmetric (OpenSHMEM 1.5, 3.2): at init their "  \
+    "pages move onto shared memory that node-local PEs map. 0 keeps them private (RMA on them fails).")

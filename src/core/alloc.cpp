@@ -213,8 +213,14 @@ int symmem_pe_accessible(int pe) {
 
 int symmem_addr_accessible(const void *addr, int pe) {
   core::require_init("addr_accessible");
-  uintptr_t off = reinterpret_cast<uintptr_t>(addr) - g.heap_base;
-  return (off < g.heap_size && symmem_pe_accessible(pe)) ? 1 : 0;
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(g.n_pes)) {
+    return 0;
+  }
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  if (a - g.heap_base < g.heap_size) {
+    return g.peer_base[pe] != nullptr ? 1 : 0;
+  }
+  return (a - g.data_lo < g.data_len && g.data_peer[pe] != nullptr) ? 1 : 0;  // a global or static variable
 }
 
 }  // extern "C"

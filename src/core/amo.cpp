@@ -17,11 +17,12 @@ enum gpu_amo_op : int { amo_fetch, amo_set, amo_swap, amo_cas, amo_add, amo_and,
 uint64_t gpu_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) __attribute__((weak));
 namespace {
 
-// std::atomic_ref's interface over heap memory: the CPU's atomics on a host heap, a kernel on a GPU heap.
+// std::atomic_ref's interface over symmetric memory: the CPU's atomics on a host heap and on static
+// data, a kernel on a GPU heap.
 template <typename T>
 class amo_ref {
  public:
-  explicit amo_ref(T *p) : p_(p) {}
+  amo_ref(T *p, bool cpu) : p_(p), cpu_(cpu) {}
   T load(std::memory_order o) const { return cpu() ? ref().load(o) : gpu(amo_fetch, T{}, T{}); }
   void store(T v, std::memory_order o) const { cpu() ? ref().store(v, o) : (void)gpu(amo_set, v, T{}); }
   T exchange(T v, std::memory_order o) const { return cpu() ? ref().exchange(v, o) : gpu(amo_swap, v, T{}); }
@@ -38,7 +39,7 @@ class amo_ref {
   }
 
  private:
-  static bool cpu() { return SYMMEM_LIKELY(g.heap_on_cpu); }
+  bool cpu() const { return SYMMEM_LIKELY(cpu_); }
   std::atomic_ref<T> ref() const { return std::atomic_ref<T>(*p_); }
   T gpu(int op, T a, T b) const {
     uint64_t ua = 0, ub = 0;
@@ -50,19 +51,44 @@ class amo_ref {
     return out;
   }
   T *p_;
+  bool cpu_;
 };
 
-template <typename T>
-inline amo_ref<T> at(T *dest, int pe, const char *call) {
+// f(the AMO's target): the heap inline; static data (always host memory) through one out-of-line
+// call that does the whole AMO, so the heap path keeps nothing across a call (see with_target).
+template <typename T, typename F>
+[[gnu::noinline]] auto amo_miss(T *dest, int pe, const char *call, F f) {
+  return f(amo_ref<T>(reinterpret_cast<T *>(translate_miss(dest, sizeof(T), pe, call)), true));
+}
+
+template <typename T, typename F>
+inline auto amo(T *dest, int pe, const char *call, F f) {
   static_assert(std::atomic_ref<T>::is_always_lock_free, "AMO type must be lock-free");
-  return amo_ref<T>(reinterpret_cast<T *>(translate(dest, sizeof(T), pe, call)));
+  if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr)) {
+    return f(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu));
+  }
+  return amo_miss(dest, pe, call, f);
+}
+
+template <typename T>
+T cas_on(amo_ref<T> r, T cond, T value) {
+  T expected = cond;
+  r.compare_exchange_strong(expected, value, std::memory_order_acq_rel, std::memory_order_acquire);
+  return expected;  // the old value, whether or not it was swapped
+}
+
+// Two operands: spelled out rather than captured, so the heap path packs nothing before the test.
+template <typename T>
+[[gnu::noinline]] T cas_miss(T *dest, T cond, T value, int pe, const char *call) {
+  return cas_on(amo_ref<T>(reinterpret_cast<T *>(translate_miss(dest, sizeof(T), pe, call)), true), cond, value);
 }
 
 template <typename T>
 inline T cas(T *dest, T cond, T value, int pe, const char *call) {
-  T expected = cond;
-  at(dest, pe, call).compare_exchange_strong(expected, value, std::memory_order_acq_rel, std::memory_order_acquire);
-  return expected;  // the old value, whether or not it was swapped
+  if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr)) {
+    return cas_on(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu), cond, value);
+  }
+  return cas_miss(dest, cond, value, pe, call);
 }
 
 }  // namespace
@@ -74,13 +100,13 @@ extern "C" {
 
 #define SYMMEM_DEF_AMO_EXT(T, N)                                                                     \
   T symmem_##N##_atomic_fetch(const T *source, int pe) {                                            \
-    return at(const_cast<T *>(source), pe, #N "_atomic_fetch").load(std::memory_order_acquire);      \
+    return amo(const_cast<T *>(source), pe, #N "_atomic_fetch", [=](amo_ref<T> r) { return r.load(std::memory_order_acquire); });      \
   }                                                                                                  \
   void symmem_##N##_atomic_set(T *dest, T value, int pe) {                                          \
-    at(dest, pe, #N "_atomic_set").store(value, std::memory_order_release);                          \
+    amo(dest, pe, #N "_atomic_set", [=](amo_ref<T> r) { return r.store(value, std::memory_order_release); });                          \
   }                                                                                                  \
   T symmem_##N##_atomic_swap(T *dest, T value, int pe) {                                            \
-    return at(dest, pe, #N "_atomic_swap").exchange(value, std::memory_order_acq_rel);               \
+    return amo(dest, pe, #N "_atomic_swap", [=](amo_ref<T> r) { return r.exchange(value, std::memory_order_acq_rel); });               \
   }
 SYMMEM_AMO_EXTENDED_TYPES(SYMMEM_DEF_AMO_EXT)
 #undef SYMMEM_DEF_AMO_EXT
@@ -90,38 +116,38 @@ SYMMEM_AMO_EXTENDED_TYPES(SYMMEM_DEF_AMO_EXT)
     return cas(dest, cond, value, pe, #N "_atomic_compare_swap");                                    \
   }                                                                                                  \
   T symmem_##N##_atomic_fetch_inc(T *dest, int pe) {                                                \
-    return at(dest, pe, #N "_atomic_fetch_inc").fetch_add(static_cast<T>(1), std::memory_order_acq_rel);         \
+    return amo(dest, pe, #N "_atomic_fetch_inc", [=](amo_ref<T> r) { return r.fetch_add(static_cast<T>(1), std::memory_order_acq_rel); });         \
   }                                                                                                  \
   void symmem_##N##_atomic_inc(T *dest, int pe) {                                                   \
-    at(dest, pe, #N "_atomic_inc").fetch_add(static_cast<T>(1), std::memory_order_acq_rel);                       \
+    amo(dest, pe, #N "_atomic_inc", [=](amo_ref<T> r) { return r.fetch_add(static_cast<T>(1), std::memory_order_acq_rel); });                       \
   }                                                                                                  \
   T symmem_##N##_atomic_fetch_add(T *dest, T value, int pe) {                                       \
-    return at(dest, pe, #N "_atomic_fetch_add").fetch_add(value, std::memory_order_acq_rel);         \
+    return amo(dest, pe, #N "_atomic_fetch_add", [=](amo_ref<T> r) { return r.fetch_add(value, std::memory_order_acq_rel); });         \
   }                                                                                                  \
   void symmem_##N##_atomic_add(T *dest, T value, int pe) {                                          \
-    at(dest, pe, #N "_atomic_add").fetch_add(value, std::memory_order_acq_rel);                      \
+    amo(dest, pe, #N "_atomic_add", [=](amo_ref<T> r) { return r.fetch_add(value, std::memory_order_acq_rel); });                      \
   }
 SYMMEM_AMO_STANDARD_TYPES(SYMMEM_DEF_AMO_STD)
 #undef SYMMEM_DEF_AMO_STD
 
 #define SYMMEM_DEF_AMO_BIT(T, N)                                                                     \
   T symmem_##N##_atomic_fetch_and(T *dest, T value, int pe) {                                       \
-    return at(dest, pe, #N "_atomic_fetch_and").fetch_and(value, std::memory_order_acq_rel);         \
+    return amo(dest, pe, #N "_atomic_fetch_and", [=](amo_ref<T> r) { return r.fetch_and(value, std::memory_order_acq_rel); });         \
   }                                                                                                  \
   void symmem_##N##_atomic_and(T *dest, T value, int pe) {                                          \
-    at(dest, pe, #N "_atomic_and").fetch_and(value, std::memory_order_acq_rel);                      \
+    amo(dest, pe, #N "_atomic_and", [=](amo_ref<T> r) { return r.fetch_and(value, std::memory_order_acq_rel); });                      \
   }                                                                                                  \
   T symmem_##N##_atomic_fetch_or(T *dest, T value, int pe) {                                        \
-    return at(dest, pe, #N "_atomic_fetch_or").fetch_or(value, std::memory_order_acq_rel);           \
+    return amo(dest, pe, #N "_atomic_fetch_or", [=](amo_ref<T> r) { return r.fetch_or(value, std::memory_order_acq_rel); });           \
   }                                                                                                  \
   void symmem_##N##_atomic_or(T *dest, T value, int pe) {                                           \
-    at(dest, pe, #N "_atomic_or").fetch_or(value, std::memory_order_acq_rel);                        \
+    amo(dest, pe, #N "_atomic_or", [=](amo_ref<T> r) { return r.fetch_or(value, std::memory_order_acq_rel); });                        \
   }                                                                                                  \
   T symmem_##N##_atomic_fetch_xor(T *dest, T value, int pe) {                                       \
-    return at(dest, pe, #N "_atomic_fetch_xor").fetch_xor(value, std::memory_order_acq_rel);         \
+    return amo(dest, pe, #N "_atomic_fetch_xor", [=](amo_ref<T> r) { return r.fetch_xor(value, std::memory_order_acq_rel); });         \
   }                                                                                                  \
   void symmem_##N##_atomic_xor(T *dest, T value, int pe) {                                          \
-    at(dest, pe, #N "_atomic_xor").fetch_xor(value, std::memory_order_acq_rel);                      \
+    amo(dest, pe, #N "_atomic_xor", [=](amo_ref<T> r) { return r.fetch_xor(value, std::memory_order_acq_rel); });                      \
   }
 SYMMEM_AMO_BITWISE_TYPES(SYMMEM_DEF_AMO_BIT)
 #undef SYMMEM_DEF_AMO_BIT

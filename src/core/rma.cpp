@@ -36,12 +36,13 @@ inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char 
     require_init(call);
     return;
   }
-  char *d = translate(dest, n, pe, call);
-  if (SYMMEM_LIKELY(g.heap_on_cpu)) {
-    std::memcpy(d, src, n);
-  } else {
-    g.heap->copy(d, src, n);
-  }
+  with_target(dest, n, pe, call, [src, n](char *d) {
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      std::memcpy(d, src, n);
+    } else {
+      g.heap->copy(d, src, n);
+    }
+  });
 }
 
 inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call) {
@@ -49,12 +50,25 @@ inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char 
     require_init(call);
     return;
   }
-  const char *s = translate(src, n, pe, call);
-  if (SYMMEM_LIKELY(g.heap_on_cpu)) {
-    std::memcpy(dest, s, n);
-  } else {
-    g.heap->copy(dest, s, n);
-  }
+  with_target(src, n, pe, call, [dest, n](const char *s) {
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      std::memcpy(dest, s, n);
+    } else {
+      g.heap->copy(dest, s, n);
+    }
+  });
+}
+
+// One element to or from a GPU heap (the copy engine), out of line: the host path keeps no frame.
+template <typename T>
+[[gnu::noinline]] void copy_out(char *at, T v) {
+  g.heap->copy(at, &v, sizeof v);
+}
+template <typename T>
+[[gnu::noinline]] T copy_in(const char *at) {
+  T v;
+  g.heap->copy(&v, at, sizeof v);
+  return v;
 }
 
 // Strided transfers: element i goes from src[i*sst] to dest[i*dst]; strides count elements.
@@ -137,18 +151,18 @@ void symmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
     get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get_nbi");                                  \
   }                                                                                                  \
   void symmem_##N##_p(T *dest, T value, int pe) {                                                    \
-    if (SYMMEM_UNLIKELY(!g.heap_on_cpu)) {                                                           \
-      return put_bytes(dest, &value, sizeof(T), pe, #N "_p");                                        \
-    }                                                                                                \
-    store_one(reinterpret_cast<T *>(translate(dest, sizeof(T), pe, #N "_p")), value);                \
+    with_target(dest, sizeof(T), pe, #N "_p", [dest, value](char *d) {                               \
+      if (SYMMEM_LIKELY(cpu_memory(dest))) {                                                         \
+        store_one(reinterpret_cast<T *>(d), value);                                                  \
+      } else {                                                                                       \
+        copy_out(d, value);                                                                          \
+      }                                                                                              \
+    });                                                                                              \
   }                                                                                                  \
   T symmem_##N##_g(const T *source, int pe) {                                                        \
-    if (SYMMEM_UNLIKELY(!g.heap_on_cpu)) {                                                           \
-      T v;                                                                                           \
-      get_bytes(&v, source, sizeof(T), pe, #N "_g");                                                 \
-      return v;                                                                                      \
-    }                                                                                                \
-    return load_one(reinterpret_cast<const T *>(translate(source, sizeof(T), pe, #N "_g")));         \
+    return with_target(source, sizeof(T), pe, #N "_g", [source](const char *s) {                    \
+      return SYMMEM_LIKELY(cpu_memory(source)) ? load_one(reinterpret_cast<const T *>(s)) : copy_in<T>(s); \
+    });                                                                                              \
   }                                                                                                  \
   void symmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     iput_elems(dest, source, dst, sst, nelems, pe, #N "_iput");                                      \

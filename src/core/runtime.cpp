@@ -10,6 +10,7 @@
 
 #include "core/guard.h"
 #include "core/state.h"
+#include "core/static_data.h"
 #include "core/sync.h"
 #include "mem/vaspace.h"
 #include "topo/topology.h"
@@ -69,6 +70,7 @@ struct peer_info {
   uint64_t heap_bytes;
   int32_t pid;
   int32_t error;       // non-zero when this PE's local checks failed (it printed why)
+  data_info data;      // its global and static variables (core/static_data.h)
 };
 
 status local_checks(const config::settings &cfg) {
@@ -91,12 +93,16 @@ status exchange_info(std::vector<peer_info> &all) {
     g.nonce = (static_cast<uint64_t>(::getpid()) << 32) ^ static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&mine));
   }
   mine.nonce = g.nonce;
+  mine.data = data_prepare();
   status local = local_checks(g.cfg);
   mine.error = local.ok() ? 0 : 1;
   SYMMEM_TRY(g.fds.listen(g.nonce, "init"));
   all.resize(static_cast<size_t>(g.n_pes));
   SYMMEM_TRY(g.boot->allgather(&mine, all.data(), sizeof mine, "init"));
   SYMMEM_TRY(local);
+  std::vector<data_info> data(all.size());
+  for (size_t p = 0; p < all.size(); ++p) data[p] = all[p].data;
+  data_agree(data);
   for (int p = 0; p < g.n_pes; ++p) {
     if (all[static_cast<size_t>(p)].error != 0) {
       return fail(SYMMEM_ERR_BOOTSTRAP, "init", "PE %d failed its init checks (its message says why); no PE can continue", p);
@@ -173,6 +179,9 @@ status map_peers(const std::vector<peer_info> &all, int ctrl_fd) {
     return ok_status;
   }
   std::vector<int> mine{ctrl_fd};
+  if (int data_fd = data_export_fd(); data_fd >= 0) {
+    mine.push_back(data_fd);  // peers know from data_info.shared whether it is there
+  }
   for (int fd : g.heap->export_fds()) {
     mine.push_back(fd);
   }
@@ -199,8 +208,13 @@ status map_peers(const std::vector<peer_info> &all, int ctrl_fd) {
       continue;
     }
     st = map_peer_ctrl(pe, fds[0]);
-    uintptr_t at = g.window_base + i * g.heap_size;
     fds.erase(fds.begin());
+    if (st.ok() && all[static_cast<size_t>(pe)].data.shared != 0) {
+      st = fds.empty() ? fail(SYMMEM_ERR_BOOTSTRAP, "init", "PE %d sent no static data descriptor", pe)
+                       : data_map_peer(pe, fds[0]);
+      if (!fds.empty()) fds.erase(fds.begin());
+    }
+    uintptr_t at = g.window_base + i * g.heap_size;
     if (st.ok()) st = g.heap->map_peer(pe, at, g.heap_size, std::move(fds));
     g.peer_table[static_cast<size_t>(pe)] = reinterpret_cast<char *>(at);
   }
@@ -211,6 +225,7 @@ void release_range(size_t offset, size_t length) { g.heap->release(offset, lengt
 
 void teardown() {
   g.heap_size = 0;  // first: every data-path call now takes the slow path
+  data_teardown();
   g.n_pes = 0;
   g.peer_base = nullptr;
   if (g.heap && !g.heap_on_cpu && gpu_before_teardown != nullptr) {
@@ -275,6 +290,7 @@ status do_init(int requested) {
   }
   g.alloc.reset(0, g.heap_size, granule_bytes, g.cfg.heap_retain, min_alignment, release_range);
   g.peer_base = g.peer_table.data();
+  g.data_peer = g.data_table.data();
   if (!g.heap_on_cpu && gpu_after_init != nullptr) {
     SYMMEM_TRY(gpu_after_init());
   }
@@ -294,27 +310,6 @@ status do_init(int requested) {
                 "to start a new job)");
   }
   fatal(call, "called before symmem_init; call symmem_init (or shmem_init) first");
-}
-
-[[noreturn]] void bad_target(const void *addr, size_t len, int pe, const char *call) {
-  if (g.heap_size == 0) {
-    not_initialized(call);
-  }
-  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(g.n_pes)) {
-    fatal(call, "PE %d is out of range: the job has PEs 0..%d", pe, g.n_pes - 1);
-  }
-  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  if (a < g.heap_base || a >= g.heap_base + g.heap_size) {
-    fatal(call, "address %p is not symmetric (the heap is %#lx..%#lx); pass memory from symmem_malloc", addr,
-          static_cast<unsigned long>(g.heap_base), static_cast<unsigned long>(g.heap_base + g.heap_size));
-  }
-  if (a + len > g.heap_base + g.heap_size || a + len < a) {
-    fatal(call, "%zu bytes at %p run past the end of the symmetric heap (%#lx)", len, addr,
-          static_cast<unsigned long>(g.heap_base + g.heap_size));
-  }
-  fatal(call, "PE %d is on another host and not reachable by load/store (pe_accessible is 0 for it); this build "
-              "has no network transport",
-        pe);
 }
 
 }  // namespace symmem::core

@@ -13,6 +13,7 @@
 #include "common/config.h"
 #include "common/error.h"
 #include "heap/allocator.h"
+#include "mem/data_segment.h"
 #include "mem/fdpass.h"
 #include "mem/provider.h"
 
@@ -91,6 +92,11 @@ struct runtime_state {
   int n_pes = 0;
   char **peer_base = nullptr;  // [n_pes]: where PE p's heap is mapped here, nullptr if not accessible
 
+  // ---- warm: the miss path of translate, the program's global and static data -----------------
+  uintptr_t data_lo = 0;       // first byte of this process's symmetric static data
+  size_t data_len = 0;         // 0 when static data is not symmetric in this job (or outside init..finalize)
+  char **data_peer = nullptr;  // [n_pes]: data_peer[p] + (addr - data_lo) is PE p's copy; nullptr if not mapped
+
   // ---- cold ----------------------------------------------------------------------------------
   std::atomic<int> phase{0};  // 0 never initialized, 1 initialized, 2 finalized
   int thread_level = SYMMEM_THREAD_SINGLE;
@@ -112,6 +118,10 @@ struct runtime_state {
   spinlock alloc_mutex;  // collective calls are the user's to serialise; this keeps bookkeeping sane
   mem::fd_exchange fds;
   uint64_t nonce = 0;
+  mem::data_layout data_layout;           // where the program's static data lies here (found at init)
+  std::vector<char *> data_table;         // backs data_peer
+  std::vector<uint64_t> data_remote_lo;   // every PE's data_lo in its own address space (network transports)
+  std::string data_unavailable;           // why static data is not symmetric (or not for some PEs), for messages
 };
 
 extern runtime_state g;
@@ -123,9 +133,14 @@ inline internal_area *area_of(int pe) { return reinterpret_cast<internal_area *>
 [[noreturn]] void bad_target(const void *addr, size_t len, int pe, const char *call);
 // Reports use of the library before init or after finalize and ends the job.
 [[noreturn]] void not_initialized(const char *call);
+// translate's miss path (core/static_data.cpp): the program's static data, else bad_target.
+char *translate_miss(const void *addr, size_t len, int pe, const char *call);
+// The same for GPU work, which needs heap memory: static data is host memory (docs/static-data.md).
+[[noreturn]] void bad_heap_target(const void *addr, size_t len, int pe, const char *call);
 
-// Where `len` bytes at symmetric address `addr` live for PE `pe`, as an address of this process.
-inline char *translate(const void *addr, size_t len, int pe, const char *call) {
+// The heap's part of translate: where `len` bytes at `addr` live for PE `pe`, or nullptr when they
+// are not in the heap or the PE is out of range or not mapped (then translate_miss decides).
+inline char *translate_hit(const void *addr, size_t len, int pe) {
   uintptr_t off = reinterpret_cast<uintptr_t>(addr) - g.heap_base;
   if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off &&
                     static_cast<unsigned>(pe) < static_cast<unsigned>(g.n_pes))) {
@@ -134,7 +149,48 @@ inline char *translate(const void *addr, size_t len, int pe, const char *call) {
       return b + off;
     }
   }
-  bad_target(addr, len, pe, call);
+  return nullptr;
+}
+
+// Where `len` bytes at symmetric address `addr` live for PE `pe`, as an address of this process.
+// The heap is checked first, inline; the program's static data on the out-of-line miss path.
+inline char *translate(const void *addr, size_t len, int pe, const char *call) {
+  if (char *p = translate_hit(addr, len, pe); SYMMEM_LIKELY(p != nullptr)) {
+    return p;
+  }
+  return translate_miss(addr, len, pe, call);
+}
+
+template <typename Op>
+[[gnu::noinline]] auto with_target_miss(const void *addr, size_t len, int pe, const char *call, Op op) {
+  return op(translate_miss(addr, len, pe, call));
+}
+
+// op(where the bytes live) for the data path's small operations: the heap inline, and static data
+// through one out-of-line call that does the whole operation, so the heap path keeps no value
+// across a call (no saved registers, no stack frame: as fast as before static data existed).
+template <typename Op>
+inline auto with_target(const void *addr, size_t len, int pe, const char *call, Op op) {
+  if (char *p = translate_hit(addr, len, pe); SYMMEM_LIKELY(p != nullptr)) {
+    return op(p);
+  }
+  return with_target_miss(addr, len, pe, call, op);
+}
+
+// translate() for heap memory only (GPU kernels and copies, which cannot reach static data).
+inline char *translate_heap(const void *addr, size_t len, int pe, const char *call) {
+  uintptr_t off = reinterpret_cast<uintptr_t>(addr) - g.heap_base;
+  if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off &&
+                    static_cast<unsigned>(pe) < static_cast<unsigned>(g.n_pes) && g.peer_base[pe] != nullptr)) {
+    return g.peer_base[pe] + off;
+  }
+  bad_heap_target(addr, len, pe, call);
+}
+
+// True when symmetric address `addr` is CPU memory, reached by loads and stores: a host heap, or
+// the program's static data (host memory in every build, also beside a GPU heap).
+inline bool cpu_memory(const void *addr) {
+  return SYMMEM_LIKELY(g.heap_on_cpu) || reinterpret_cast<uintptr_t>(addr) - g.heap_base >= g.heap_size;
 }
 
 inline void require_init(const char *call) {

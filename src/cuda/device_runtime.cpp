@@ -210,13 +210,13 @@ int symmem_gpu_device(void) {
 
 void symmem_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
   if (nbytes == 0 || !sc::gpu_heap("putmem_on_stream")) return;
-  sc::stream_copy(symmem::core::translate(dest, nbytes, pe, "putmem_on_stream"), source, nbytes, source, stream,
+  sc::stream_copy(symmem::core::translate_heap(dest, nbytes, pe, "putmem_on_stream"), source, nbytes, source, stream,
                   "putmem_on_stream");
 }
 
 void symmem_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
   if (nbytes == 0 || !sc::gpu_heap("getmem_on_stream")) return;
-  sc::stream_copy(dest, symmem::core::translate(source, nbytes, pe, "getmem_on_stream"), nbytes, dest, stream,
+  sc::stream_copy(dest, symmem::core::translate_heap(source, nbytes, pe, "getmem_on_stream"), nbytes, dest, stream,
                   "getmem_on_stream");
 }
 
@@ -236,7 +236,7 @@ void symmem_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cm
     symmem::fatal("signal_wait_until_on_stream", "comparison %d is not one of SYMMEM_CMP_EQ..LE (0..5)", cmp);
   }
   const uint64_t *sig = reinterpret_cast<const uint64_t *>(
-      symmem::core::translate(sig_addr, sizeof(uint64_t), g.my_pe, "signal_wait_until_on_stream"));
+      symmem::core::translate_heap(sig_addr, sizeof(uint64_t), g.my_pe, "signal_wait_until_on_stream"));
   sc::check_launch(sc::launch_signal_wait(sig, cmp, cmp_value, sc::g_state.gpu_scope_ok, sc::g_state.spin_limit_ns,
                                           g.my_pe, reinterpret_cast<CUstream>(stream)),
                    "signal_wait_until_on_stream");
@@ -247,7 +247,7 @@ void symmem_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op,
   if (sig_op != SYMMEM_SIGNAL_SET && sig_op != SYMMEM_SIGNAL_ADD) {
     symmem::fatal("signal_op_on_stream", "operation %d is neither SYMMEM_SIGNAL_SET nor SYMMEM_SIGNAL_ADD", sig_op);
   }
-  uint64_t *t = reinterpret_cast<uint64_t *>(symmem::core::translate(sig_addr, sizeof(uint64_t), pe, "signal_op_on_stream"));
+  uint64_t *t = reinterpret_cast<uint64_t *>(symmem::core::translate_heap(sig_addr, sizeof(uint64_t), pe, "signal_op_on_stream"));
   sc::check_launch(sc::launch_signal_op(t, signal, sig_op, sc::g_state.gpu_scope_ok, reinterpret_cast<CUstream>(stream)),
                    "signal_op_on_stream");
 }

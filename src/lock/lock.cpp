@@ -24,7 +24,7 @@ constexpr int home = 0;  // the PE whose copy of the lock variable is the lock
 
 std::atomic_ref<uint64_t> word(long *lock, const char *call) {
   static_assert(sizeof(long) == sizeof(uint64_t), "locks need a 64-bit long");
-  if (SYMMEM_UNLIKELY(!core::g.heap_on_cpu)) {
+  if (SYMMEM_UNLIKELY(!core::cpu_memory(lock))) {
     core::require_init(call);
     fatal(call, "locks in a GPU heap are not supported from the host yet; use SYMMEM_HEAP=host");
   }

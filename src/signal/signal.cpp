@@ -26,7 +26,7 @@ void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, 
   if (nbytes != 0) {
     symmem_putmem(dest, src, nbytes, pe);
   }
-  if (SYMMEM_UNLIKELY(!core::g.heap_on_cpu)) {
+  if (SYMMEM_UNLIKELY(!core::cpu_memory(sig_addr))) {
     core::require_init(call);
     fatal(call, "signals in a GPU heap are not supported from the host yet; use SYMMEM_HEAP=host");
   }
