@@ -7,6 +7,8 @@
 
 #include <shmem.h>
 #include <stdint.h>
+
+#include "conf_mem.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -83,9 +83,9 @@ int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
   uint64_t seed = conf_seed();
-  src = (unsigned char *)shmem_malloc((size_t)MAXBLK * (size_t)n * 3 + 64);
-  dst = (unsigned char *)shmem_malloc((size_t)MAXBLK * (size_t)n * 3 + 64);
-  psync = (long *)shmem_malloc(sizeof(long) * SHMEM_ALLTOALL_SYNC_SIZE);
+  src = (unsigned char *)conf_malloc((size_t)MAXBLK * (size_t)n * 3 + 64);
+  dst = (unsigned char *)conf_malloc((size_t)MAXBLK * (size_t)n * 3 + 64);
+  psync = (long *)conf_malloc(sizeof(long) * SHMEM_ALLTOALL_SYNC_SIZE);
   for (int i = 0; i < SHMEM_ALLTOALL_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
   shmem_barrier_all();
   alltoall_team(SHMEM_TEAM_WORLD, seed);

@@ -58,8 +58,8 @@ static void test_subsets(int me, int n) {
 int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
-  slot = (long *)shmem_malloc(sizeof(long));
-  psync = (long *)shmem_malloc(sizeof(long) * SHMEM_BARRIER_SYNC_SIZE);
+  slot = (long *)conf_malloc(sizeof(long));
+  psync = (long *)conf_malloc(sizeof(long) * SHMEM_BARRIER_SYNC_SIZE);
   for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
   shmem_barrier_all();
   for (int kind = 0; kind < 6; ++kind) {
@@ -68,8 +68,8 @@ int main(void) {
   test_subsets(me, n);
   shmem_barrier_all();
   for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; ++i) CHECK_EQ(psync[i], SHMEM_SYNC_VALUE);
-  shmem_free(psync);
-  shmem_free(slot);
+  conf_free(psync);
+  conf_free(slot);
   shmem_finalize();
   if (me == 0) printf("conf_barrier: %d PEs ok\n", n);
   return 0;

@@ -76,9 +76,9 @@ int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
   uint64_t seed = conf_seed();
-  src = (unsigned char *)shmem_malloc(MAXB);
-  dst = (unsigned char *)shmem_malloc(MAXB);
-  psync = (long *)shmem_malloc(sizeof(long) * SHMEM_BCAST_SYNC_SIZE);
+  src = (unsigned char *)conf_malloc(MAXB);
+  dst = (unsigned char *)conf_malloc(MAXB);
+  psync = (long *)conf_malloc(sizeof(long) * SHMEM_BCAST_SYNC_SIZE);
   for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
   shmem_barrier_all();
   one_team(SHMEM_TEAM_WORLD, seed);

@@ -94,9 +94,9 @@ int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
   uint64_t seed = conf_seed();
-  src = (unsigned char *)shmem_malloc(MAXB);
-  dst = (unsigned char *)shmem_malloc((size_t)MAXB * (size_t)n + 64);
-  psync = (long *)shmem_malloc(sizeof(long) * SHMEM_COLLECT_SYNC_SIZE);
+  src = (unsigned char *)conf_malloc(MAXB);
+  dst = (unsigned char *)conf_malloc((size_t)MAXB * (size_t)n + 64);
+  psync = (long *)conf_malloc(sizeof(long) * SHMEM_COLLECT_SYNC_SIZE);
   for (int i = 0; i < SHMEM_COLLECT_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
   shmem_barrier_all();
   fcollect_team(SHMEM_TEAM_WORLD, seed);

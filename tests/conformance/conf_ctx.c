@@ -140,9 +140,9 @@ static void test_generic(int me, int n) {
 int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
-  buf = (long *)shmem_calloc(16, sizeof(long));
-  ibuf = (int *)shmem_calloc(1, sizeof(int) * 2);
-  sig = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
+  buf = (long *)conf_calloc(16, sizeof(long));
+  ibuf = (int *)conf_calloc(1, sizeof(int) * 2);
+  sig = (uint64_t *)conf_calloc(1, sizeof(uint64_t));
   test_world_ctx(me, n);
   test_team_ctx(me, n);
   test_generic(me, n);

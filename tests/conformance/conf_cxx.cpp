@@ -3,6 +3,8 @@
 // collectives and reductions, including the unsigned types.
 #include <shmem.h>
 
+#include "conf_mem.h"
+
 #include <cstdio>
 
 #define CHECK(c)                                                                          \
@@ -16,9 +18,9 @@
 int main() {
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes();
-  auto *l = static_cast<long *>(shmem_calloc(64, sizeof(long)));
-  auto *u = static_cast<unsigned int *>(shmem_calloc(64, sizeof(unsigned int)));
-  auto *sig = static_cast<uint64_t *>(shmem_calloc(1, sizeof(uint64_t)));
+  auto *l = static_cast<long *>(conf_calloc(64, sizeof(long)));
+  auto *u = static_cast<unsigned int *>(conf_calloc(64, sizeof(unsigned int)));
+  auto *sig = static_cast<uint64_t *>(conf_calloc(1, sizeof(uint64_t)));
   shmem_ctx_t ctx;
   CHECK(shmem_ctx_create(0, &ctx) == 0);
   long v = 10 + me;

@@ -7,8 +7,8 @@
 int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
-  long *src = (long *)shmem_calloc(64, sizeof(long));
-  long *dst = (long *)shmem_calloc(64 * (size_t)n, sizeof(long));
+  long *src = (long *)conf_calloc(64, sizeof(long));
+  long *dst = (long *)conf_calloc(64 * (size_t)n, sizeof(long));
   if (n > 1) {
     /* different sizes */
     int rc = shmem_long_fcollect(SHMEM_TEAM_WORLD, dst, src, me == 0 ? 2 : 3);

@@ -23,12 +23,12 @@ static double now_us(void) {
 int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
-  lock = (long *)shmem_calloc(1, sizeof(long));
-  lock2 = (long *)shmem_calloc(1, sizeof(long));
-  counter = (long *)shmem_calloc(2, sizeof(long));
-  order = (long *)shmem_calloc((size_t)(ITERS * n + 1), sizeof(long));
-  waiting = (long *)shmem_calloc((size_t)n, sizeof(long));
-  bypass = (long *)shmem_calloc((size_t)n + 1, sizeof(long)); /* [n]: the largest bypass seen */
+  lock = (long *)conf_calloc(1, sizeof(long));
+  lock2 = (long *)conf_calloc(1, sizeof(long));
+  counter = (long *)conf_calloc(2, sizeof(long));
+  order = (long *)conf_calloc((size_t)(ITERS * n + 1), sizeof(long));
+  waiting = (long *)conf_calloc((size_t)n, sizeof(long));
+  bypass = (long *)conf_calloc((size_t)n + 1, sizeof(long)); /* [n]: the largest bypass seen */
   shmem_barrier_all();
   for (int i = 0; i < ITERS; ++i) {
     double t0 = now_us();

@@ -33,12 +33,23 @@ int main(void) {
   shmem_pcontrol(0);
   shmem_pcontrol(1);
   shmem_pcontrol(2, "extra");
+  long *a = (long *)conf_calloc(4, sizeof(long)); /* heap, or a global (CONF_MEMORY=static) */
+  long local = 0;
   for (int p = 0; p < n; ++p) {
     CHECK_EQ(shmem_pe_accessible(p), 1);
     CHECK_EQ(shmem_addr_accessible(z, p), 1);
+    CHECK_EQ(shmem_addr_accessible(a, p), 1);
+    CHECK_EQ(shmem_addr_accessible(&local, p), 0); /* a stack variable is not symmetric */
     CHECK(shmem_ptr(z, p) != NULL);
+    CHECK(shmem_ptr(a, p) != NULL);
   }
   CHECK(shmem_ptr(z, me) == z);
+  CHECK(shmem_ptr(a, me) == a);
+  /* A plain store through shmem_ptr lands in the next PE's copy. */
+  *(long *)shmem_ptr(&a[1], (me + 1) % n) = 100 + me;
+  shmem_barrier_all();
+  CHECK_EQ(a[1], 100 + (me + n - 1) % n);
+  conf_free(a);
   shmem_free(z);
   shmem_finalize();
   if (me == 0) printf("conf_misc: %d PEs ok\n", n);

@@ -130,9 +130,9 @@ static void test_nbi_amo(int me, int n) {
 int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
-  lv = (long *)shmem_calloc(NV, sizeof(long));
-  iv = (int *)shmem_calloc(1, sizeof(long));
-  uv = (unsigned long long *)shmem_calloc(1, sizeof(unsigned long long));
+  lv = (long *)conf_calloc(NV, sizeof(long));
+  iv = (int *)conf_calloc(1, sizeof(long));
+  uv = (unsigned long long *)conf_calloc(1, sizeof(unsigned long long));
   test_sets(me, n);
   test_single(me, n);
   test_nbi_amo(me, n);

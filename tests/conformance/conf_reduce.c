@@ -127,9 +127,9 @@ static void generic_forms(int n) {
 int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
-  src = shmem_malloc(MAXN * 32 + 64);
-  dst = shmem_malloc(MAXN * 32 + 64);
-  psync = (long *)shmem_malloc(sizeof(long) * SHMEM_REDUCE_SYNC_SIZE);
+  src = conf_malloc(MAXN * 32 + 64);
+  dst = conf_malloc(MAXN * 32 + 64);
+  psync = (long *)conf_malloc(sizeof(long) * SHMEM_REDUCE_SYNC_SIZE);
   for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
   shmem_barrier_all();
   run_team(SHMEM_TEAM_WORLD, 0, 1);

@@ -12,8 +12,8 @@ int main(void) {
   int me = shmem_my_pe(), n = shmem_n_pes();
   int right = (me + 1) % n, left = (me + n - 1) % n;
   uint64_t seed = conf_seed();
-  data = (unsigned char *)shmem_malloc(MAXB);
-  sig = (uint64_t *)shmem_calloc(2, sizeof(uint64_t));
+  data = (unsigned char *)conf_malloc(MAXB);
+  sig = (uint64_t *)conf_calloc(2, sizeof(uint64_t));
   unsigned char *local = (unsigned char *)malloc(MAXB);
   CHECK_EQ(shmem_signal_fetch(sig), 0);
   shmem_barrier_all();

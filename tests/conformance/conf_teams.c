@@ -145,13 +145,13 @@ static void test_reuse_and_limit(int me, int n) {
 int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
-  scratch = (int *)shmem_malloc(sizeof(int) * (size_t)(n + 1));
+  scratch = (int *)conf_malloc(sizeof(int) * (size_t)(n + 1));
   test_predefined(me, n);
   test_strided(me, n);
   test_2d(me, n);
   test_invalid(n);
   test_reuse_and_limit(me, n);
-  shmem_free(scratch);
+  conf_free(scratch);
   shmem_finalize();
   if (me == 0) printf("conf_teams: %d PEs ok\n", n);
   return 0;

@@ -49,10 +49,10 @@ int main(void) {
   me = shmem_my_pe();
   n = shmem_n_pes();
   seed = conf_seed();
-  area = (unsigned char *)shmem_malloc(THREADS * BLOCK);
-  counter = (long *)shmem_calloc(2, sizeof(long));
-  lock = (long *)shmem_calloc(1, sizeof(long));
-  guarded = (long *)shmem_calloc(1, sizeof(long));
+  area = (unsigned char *)conf_malloc(THREADS * BLOCK);
+  counter = (long *)conf_calloc(2, sizeof(long));
+  lock = (long *)conf_calloc(1, sizeof(long));
+  guarded = (long *)conf_calloc(1, sizeof(long));
   memset(area, POISON, THREADS * BLOCK);
   shmem_barrier_all();
   pthread_t th[THREADS];
