@@ -58,7 +58,11 @@ class amo_ref {
 // call that does the whole AMO, so the heap path keeps nothing across a call (see with_target).
 template <typename T, typename F>
 [[gnu::noinline]] auto amo_miss(T *dest, int pe, const char *call, F f) {
-  return f(amo_ref<T>(reinterpret_cast<T *>(translate_miss(dest, sizeof(T), pe, call)), true));
+  char *p = translate_data(dest, sizeof(T), pe);
+  if (SYMMEM_UNLIKELY(p == nullptr)) {
+    bad_target(dest, sizeof(T), pe, call);
+  }
+  return f(amo_ref<T>(reinterpret_cast<T *>(p), true));
 }
 
 template <typename T, typename F>
@@ -80,7 +84,11 @@ T cas_on(amo_ref<T> r, T cond, T value) {
 // Two operands: spelled out rather than captured, so the heap path packs nothing before the test.
 template <typename T>
 [[gnu::noinline]] T cas_miss(T *dest, T cond, T value, int pe, const char *call) {
-  return cas_on(amo_ref<T>(reinterpret_cast<T *>(translate_miss(dest, sizeof(T), pe, call)), true), cond, value);
+  char *p = translate_data(dest, sizeof(T), pe);
+  if (SYMMEM_UNLIKELY(p == nullptr)) {
+    bad_target(dest, sizeof(T), pe, call);
+  }
+  return cas_on(amo_ref<T>(reinterpret_cast<T *>(p), true), cond, value);
 }
 
 template <typename T>

@@ -135,6 +135,18 @@ inline internal_area *area_of(int pe) { return reinterpret_cast<internal_area *>
 [[noreturn]] void not_initialized(const char *call);
 // translate's miss path (core/static_data.cpp): the program's static data, else bad_target.
 char *translate_miss(const void *addr, size_t len, int pe, const char *call);
+
+// The static-data part of translate, for the out-of-line miss paths below: where `len` bytes at
+// `addr` (a global or static variable) live for PE `pe`, or nullptr.
+inline char *translate_data(const void *addr, size_t len, int pe) {
+  const uintptr_t off = reinterpret_cast<uintptr_t>(addr) - g.data_lo;
+  if (off < g.data_len && len <= g.data_len - off && static_cast<unsigned>(pe) < static_cast<unsigned>(g.n_pes)) {
+    if (char *b = g.data_peer[pe]) {
+      return b + off;
+    }
+  }
+  return nullptr;
+}
 // The same for GPU work, which needs heap memory: static data is host memory (docs/static-data.md).
 [[noreturn]] void bad_heap_target(const void *addr, size_t len, int pe, const char *call);
 
@@ -163,7 +175,11 @@ inline char *translate(const void *addr, size_t len, int pe, const char *call) {
 
 template <typename Op>
 [[gnu::noinline]] auto with_target_miss(const void *addr, size_t len, int pe, const char *call, Op op) {
-  return op(translate_miss(addr, len, pe, call));
+  char *p = translate_data(addr, len, pe);
+  if (SYMMEM_UNLIKELY(p == nullptr)) {
+    bad_target(addr, len, pe, call);
+  }
+  return op(p);
 }
 
 // op(where the bytes live) for the data path's small operations: the heap inline, and static data

@@ -87,11 +87,8 @@ void data_teardown() {
 }
 
 char *translate_miss(const void *addr, size_t len, int pe, const char *call) {
-  const uintptr_t off = reinterpret_cast<uintptr_t>(addr) - g.data_lo;
-  if (off < g.data_len && len <= g.data_len - off && static_cast<unsigned>(pe) < static_cast<unsigned>(g.n_pes)) {
-    if (char *b = g.data_peer[pe]) {
-      return b + off;
-    }
+  if (char *p = translate_data(addr, len, pe)) {
+    return p;
   }
   bad_target(addr, len, pe, call);
 }
