@@ -250,8 +250,19 @@ long copy_to_memfd(int fd, const data_layout &l, size_t page) {
   return 0;
 }
 
-// Reads the memfd's data extents (SEEK_DATA/SEEK_HOLE: what was ever written) into `to`.
-long copy_from_memfd(int fd, char *to, size_t len) {
+// The parent's changes during fork into the memfd's view: only pages of its private copy that
+// were ever touched can differ from the snapshot (the others are zero in both).
+void merge_touched(char *view, const data_layout &l, const char *snap, size_t page) {
+  touched_pages touched(l.map_lo, 0, page);
+  const char *now = reinterpret_cast<const char *>(l.map_lo);
+  for (size_t off = 0; off < l.map_len; off += page) {
+    if (touched.maybe_data(off)) merge_changes(view + off, now + off, snap + off, page);
+  }
+}
+
+// Reads the memfd's data extents (SEEK_DATA/SEEK_HOLE: what was ever written) into `to`, and
+// copies them into `also` too when it is not null (holes stay untouched: no memory for them).
+long copy_from_memfd(int fd, char *to, char *also, size_t len) {
   long off = 0;
   while (static_cast<size_t>(off) < len) {
     long d = sys(SYS_lseek, fd, off, SEEK_DATA);
@@ -260,6 +271,7 @@ long copy_from_memfd(int fd, char *to, size_t len) {
     if (h < 0) return h;
     if (static_cast<size_t>(h) > len) h = static_cast<long>(len);
     if (long rc = transfer_all(SYS_pread64, fd, to + d, static_cast<size_t>(h - d), static_cast<size_t>(d))) return rc;
+    if (also != nullptr) copy_words(also + d, to + d, static_cast<size_t>(h - d));
     off = h;
   }
   return 0;
@@ -312,8 +324,7 @@ bool make_private(char **snapshot) {
   const int fd = g_data.fd;
   const long rc = with_writes_held(l.map_lo, l.map_len, [&]() -> long {
     // One read of the memfd: a peer's store cannot slip in between the two copies.
-    if (long r = copy_from_memfd(fd, copy, l.map_len)) return r;
-    if (snap != nullptr) copy_words(snap, copy, l.map_len);
+    if (long r = copy_from_memfd(fd, copy, snap, l.map_len)) return r;
     return move_over(copy, l.map_lo, l.map_len);
   });
   if (rc != 0) {
@@ -355,7 +366,7 @@ void after_fork_parent() {
   char *view = g_data.view, *snap = g_data.snapshot;
   const int fd = g_data.fd;
   const long rc = with_writes_held(l.map_lo, l.map_len, [&]() -> long {
-    merge_changes(view, reinterpret_cast<const char *>(l.map_lo), snap, l.map_len);
+    merge_touched(view, l, snap, g_data.page);
     return map_memfd_at(fd, l.map_lo, l.map_len);
   });
   if (rc != 0) {
