@@ -17,10 +17,18 @@ int boot_allgather(void *ctx, const void *in, void *out, size_t len, const char 
 
 status code_status(int rc) { return rc >= 0 ? ok_status : status(rc); }
 
+// "2,3" or "0-3,8", cut after 8 items.
 std::string pe_list(const std::vector<int> &pes) {
   std::string s;
-  for (size_t i = 0; i < pes.size() && i < 8; ++i) s += (i ? "," : "") + std::to_string(pes[i]);
-  return pes.size() > 8 ? s + ",..." : s;
+  size_t items = 0;
+  for (size_t i = 0; i < pes.size(); ++i) {
+    size_t j = i;
+    while (j + 1 < pes.size() && pes[j + 1] == pes[j] + 1) ++j;
+    if (items++ == 8) return s + ",...";
+    s += (s.empty() ? "" : ",") + std::to_string(pes[i]) + (j >= i + 2 ? "-" + std::to_string(pes[j]) : "");
+    if (j >= i + 2) i = j;
+  }
+  return s;
 }
 
 }  // namespace
@@ -65,6 +73,7 @@ status transport::open(const std::string &name, boot::bootstrap &boot, bool thre
 }
 
 status transport::connect(const std::vector<int> &remote, const char *call) {
+  remote_list_ = pe_list(remote);
   return code_status(ops_.connect(ops_.ctx, remote.data(), static_cast<int>(remote.size()), call));
 }
 
@@ -93,8 +102,9 @@ bool transport::key_known(int pe, uint32_t region) const { return ops_.key_known
 status transport::wait(void *w, void *req, int pe, const char *what, const char *call) {
   int rc = ops_.test(w, req, call);
   if (rc != 0) return code_status(rc);
-  core::spin_wait sw(call, [pe, what] {
-    return pe < 0 ? strfmt("the network to complete %s", what)
+  core::spin_wait sw(call, [this, pe, what] {
+    return pe < 0 ? strfmt("the network to complete %s (to PEs %s: are they alive and reachable?)", what,
+                           remote_list_.c_str())
                   : strfmt("PE %d to complete %s over the network (is it alive and reachable?)", pe, what);
   });
   for (;;) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bootstrap/bootstrap.h"
@@ -37,6 +38,8 @@ class transport {
   // Collective: endpoints to the PEs in `remote` (may be empty on some PEs).
   status connect(const std::vector<int> &remote, const char *call);
   std::string route(int pe) const;
+  // How route lines name the transport: "UCX".
+  const char *label() const { return std::string_view(ops_.name) == "ucx" ? "UCX" : ops_.name; }
   const char *description() const { return ops_.description != nullptr ? ops_.description : ops_.name; }
   void *default_worker() const { return ops_.default_worker; }
 
@@ -72,6 +75,7 @@ class transport {
   symmem_net_host host_{};
   symmem_net_ops ops_{};
   bool open_ = false;
+  std::string remote_list_;  // the PEs this transport serves, for wait messages
 };
 
 }  // namespace symmem::net

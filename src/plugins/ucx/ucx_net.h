@@ -41,12 +41,18 @@ struct ep_error {
   int pe;
 };
 
+// A worker used by several threads (the default one: the PE's threads and the progress thread; a
+// shared context's: the PE's threads) is entered by one thread at a time, under `lock`: every UCX
+// call on it and its key cache. UCX's own multi-thread mode is not used: with two threads
+// progressing one worker at once, UCX 1.13 over TCP lost operations (a barrier's atomics never
+// completed). UCX is told SERIALIZED, which is what the lock makes true.
 struct worker {
   plugin *pl = nullptr;
   ucp_worker_h w = nullptr;
   bool shared = false;
+  bool locked = false;
+  std::mutex lock;
   std::vector<ucp_ep_h> eps;  // per PE; nullptr unless remote
-  std::mutex cache_mutex;     // taken only by shared workers
   std::unordered_map<uint64_t, cached_rkey> cache;
   uint64_t scratch[2] = {0, 0};  // reply buffer of swaps whose old value nobody wants
   std::vector<std::unique_ptr<ep_error>> error_args;  // the endpoints' error-callback arguments
@@ -72,6 +78,22 @@ struct plugin {
 };
 
 inline uint64_t key_of(int pe, uint32_t region) { return (static_cast<uint64_t>(pe) << 32) | region; }
+
+// Holds a worker's lock when it has one (worker::locked).
+class worker_guard {
+ public:
+  explicit worker_guard(worker &wk) : wk_(wk) {
+    if (wk_.locked) wk_.lock.lock();
+  }
+  ~worker_guard() {
+    if (wk_.locked) wk_.lock.unlock();
+  }
+  worker_guard(const worker_guard &) = delete;
+  worker_guard &operator=(const worker_guard &) = delete;
+
+ private:
+  worker &wk_;
+};
 
 // Reports through the library (prefix, last error) and returns the code.
 int report(const plugin &p, int code, const char *call, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -17,9 +17,7 @@ void drop_cache(worker &wk) {
 
 // The worker's unpacked key of (pe, region), unpacked again when the PE registered anew.
 ucp_rkey_h rkey_for(worker &wk, int pe, uint32_t region, const char *call) {
-  plugin &p = *wk.pl;
-  std::unique_lock<std::mutex> lock(wk.cache_mutex, std::defer_lock);
-  if (wk.shared && p.host.thread_multiple) lock.lock();
+  plugin &p = *wk.pl;  // the caller holds the worker's lock
   cached_rkey &c = wk.cache[key_of(pe, region)];
   if (SYMMEM_UCX_LIKELY(c.rkey != nullptr && c.version == c.src->version.load(std::memory_order_acquire))) return c.rkey;
   if (c.rkey != nullptr) {
@@ -79,6 +77,7 @@ int posted(worker &wk, ucs_status_ptr_t r, void **req, int pe, const char *what,
 int do_put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, void **req,
            const char *call) {
   worker &wk = *static_cast<worker *>(w);
+  worker_guard guard(wk);
   ucp_ep_h ep = endpoint(wk, pe, call);
   ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
   if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
@@ -88,6 +87,7 @@ int do_put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, si
 
 int do_get(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, void **req, const char *call) {
   worker &wk = *static_cast<worker *>(w);
+  worker_guard guard(wk);
   ucp_ep_h ep = endpoint(wk, pe, call);
   ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
   if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
@@ -107,6 +107,7 @@ int do_amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned si
       (result == nullptr && (req != nullptr || op == SYMMEM_NET_AMO_CSWAP))) {
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "atomic %d of %u bytes is not one UCX performs", op, size);
   }
+  worker_guard guard(wk);
   ucp_ep_h ep = endpoint(wk, pe, call);
   ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
   if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
@@ -124,6 +125,7 @@ int do_amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned si
 
 int do_fence(void *w, const char *call) {
   worker &wk = *static_cast<worker *>(w);
+  worker_guard guard(wk);
   ucs_status_t st = ucp_worker_fence(wk.w);
   return st == UCS_OK ? SYMMEM_SUCCESS
                       : report(*wk.pl, SYMMEM_ERR_SYSTEM, call, "UCX fence failed: %s", ucs_status_string(st));
@@ -131,6 +133,7 @@ int do_fence(void *w, const char *call) {
 
 int do_flush(void *w, int pe, void **req, const char *call) {
   worker &wk = *static_cast<worker *>(w);
+  worker_guard guard(wk);
   ucp_request_param_t rp{};
   if (pe < 0) return posted(wk, ucp_worker_flush_nbx(wk.w, &rp), req, pe, "flush", call);
   ucp_ep_h ep = endpoint(wk, pe, call);
@@ -139,17 +142,22 @@ int do_flush(void *w, int pe, void **req, const char *call) {
 }
 
 int do_test(void *w, void *req, const char *call) {
-  ucs_status_t st = ucp_request_check_status(req);
-  if (st == UCS_INPROGRESS) return 0;
-  ucp_request_free(req);
-  if (st == UCS_OK) return 1;
   worker &wk = *static_cast<worker *>(w);
+  ucs_status_t st;
+  {
+    worker_guard guard(wk);
+    st = ucp_request_check_status(req);
+    if (st == UCS_INPROGRESS) return 0;
+    ucp_request_free(req);
+  }
+  if (st == UCS_OK) return 1;
   return report(*wk.pl, SYMMEM_ERR_PEER_GONE, call, "a UCX operation failed: %s", ucs_status_string(st));
 }
 
 int do_progress(void *w) {
   worker &wk = *static_cast<worker *>(w);
   wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
+  worker_guard guard(wk);
   return static_cast<int>(ucp_worker_progress(wk.w));
 }
 

@@ -79,9 +79,10 @@ int new_worker(plugin &p, bool shared, worker *&out, const char *call) {
   ucp_worker_params_t wp{};
   wp.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   // The default worker is shared with the progress thread; a context's worker with the program's
-  // threads when it is shared and they may call at once.
+  // threads when it is shared and they may call at once. Either way our lock serialises them.
   const bool is_default = p.workers.empty();
-  wp.thread_mode = is_default || (shared && p.host.thread_multiple) ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+  wk->locked = is_default || (shared && p.host.thread_multiple);
+  wp.thread_mode = wk->locked ? UCS_THREAD_MODE_SERIALIZED : UCS_THREAD_MODE_SINGLE;
   ucs_status_t st = ucp_worker_create(p.ctx, &wp, &wk->w);
   if (st != UCS_OK) {
     return report(p, SYMMEM_ERR_SYSTEM, call, "cannot create a UCX worker: %s", ucs_status_string(st));
@@ -157,6 +158,7 @@ int do_connect(void *ctx, const int *pes, int n, const char *call) {
 void do_route(void *ctx, int pe, char *text, size_t len) {
   plugin &p = *static_cast<plugin *>(ctx);
   worker &dw = *p.workers.front();
+  worker_guard guard(dw);
   std::string out;
   if (pe >= 0 && pe < p.host.n_pes && dw.eps[static_cast<size_t>(pe)] != nullptr) {
     char *buf = nullptr;

@@ -22,19 +22,30 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// Progresses until idle; the lock is taken per step so the PE's own thread never waits long.
+void drain(worker &wk) {
+  for (;;) {
+    worker_guard guard(wk);
+    if (ucp_worker_progress(wk.w) == 0) return;
+  }
+}
+
 void progress_loop(plugin *p, int efd) {
-  ucp_worker_h w = p->workers.front()->w;
+  worker &wk = *p->workers.front();
   uint64_t seen = p->main_progress.load(std::memory_order_relaxed);
   while (!p->stop_progress.load(std::memory_order_acquire)) {
-    while (ucp_worker_progress(w) != 0) {
-    }
+    drain(wk);
     const uint64_t now = p->main_progress.load(std::memory_order_relaxed);
     if (now != seen) {  // the PE's thread is progressing: stay a backstop
       seen = now;
       std::this_thread::sleep_for(200us);
       continue;
     }
-    ucs_status_t st = ucp_worker_arm(w);
+    ucs_status_t st;
+    {
+      worker_guard guard(wk);
+      st = ucp_worker_arm(wk.w);
+    }
     if (st == UCS_ERR_BUSY) continue;  // events arrived meanwhile: progress them first
     if (st != UCS_OK) {
       std::this_thread::sleep_for(1ms);
@@ -60,7 +71,10 @@ int start_progress_thread(plugin &p, const char *call) {
 void stop_progress_thread(plugin &p) {
   if (!p.progress_thread.joinable()) return;
   p.stop_progress.store(true, std::memory_order_release);
-  ucp_worker_signal(p.workers.front()->w);
+  {
+    worker_guard guard(*p.workers.front());
+    ucp_worker_signal(p.workers.front()->w);
+  }
   p.progress_thread.join();
 }
 
