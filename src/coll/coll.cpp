@@ -17,8 +17,10 @@
 
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 #include "coll/coll.h"
+#include "core/remote.h"
 #include "core/sync.h"
 #include "core/wait.h"
 
@@ -32,12 +34,28 @@ const char *peer(const void *addr, size_t len, int world, const char *call) {
   return core::translate(addr, len, world, call);
 }
 
+// One element-wise piece of a strided exchange: posted, completed together by the caller.
+void fetch_nbi(void *dst, const void *src, size_t len, int world, const char *call) {
+  if (core::is_remote(world)) return core::remote_get(dst, src, len, world, true, call);
+  std::memcpy(dst, peer(src, len, world, call), len);
+}
+
 status bad_root(int root, int n, const char *call) {
   return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "PE_root %d is not a PE of the team (0..%d); pass the root's "
                                                  "number in the team", root, n - 1);
 }
 
 }  // namespace
+
+void fetch(void *dst, const void *src, size_t len, int world, const char *call) {
+  if (core::is_remote(world)) return core::remote_get(dst, src, len, world, false, call);
+  std::memcpy(dst, peer(src, len, world, call), len);
+}
+
+void put_to(void *dst, const void *src, size_t len, int world, const char *call) {
+  if (core::is_remote(world)) return core::remote_put(dst, src, len, world, false, call);
+  std::memcpy(core::translate(dst, len, world, call), src, len);
+}
 
 namespace {
 
@@ -105,7 +123,7 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
   if (root < 0 || root >= gr.n) {
     return bad_root(root, gr.n, call);
   }
-  if (gr.scratch() && nbytes <= teams::bcast_bytes) {
+  if (gr.shm() && nbytes <= teams::bcast_bytes) {
     if (gr.n == 1) {
       if (update_root && dest != src) std::memmove(dest, src, nbytes);
       return ok_status;
@@ -114,7 +132,7 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
   }
   const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
   const bool is_root = gr.me == root;
-  if (gr.scratch() && nbytes <= teams::coll_bytes) {
+  if (gr.shm() && nbytes <= teams::coll_bytes) {
     const unsigned p = gr.next_parity();
     if (is_root && gr.n > 1) std::memcpy(gr.scratch_of(gr.me, p), src, nbytes);
     SYMMEM_TRY(gr.sync(rec, call));
@@ -127,7 +145,7 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
   }
   SYMMEM_TRY(gr.sync(rec, call));
   if (!is_root) {
-    std::memcpy(dest, peer(src, nbytes, gr.world(root), call), nbytes);
+    fetch(dest, src, nbytes, gr.world(root), call);
   } else if (update_root && dest != src) {
     std::memmove(dest, src, nbytes);
   }
@@ -136,8 +154,9 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
 
 status fcollect(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
   const core::call_record rec{teams::call_fcollect, 1, nbytes, 0};
+  if (!gr.local) return fcollect_push(gr, dest, src, nbytes, rec, call);
   char *d = static_cast<char *>(dest);
-  if (gr.scratch() && nbytes <= teams::coll_bytes) {
+  if (gr.shm() && nbytes <= teams::coll_bytes) {
     const unsigned p = gr.next_parity();
     std::memcpy(gr.scratch_of(gr.me, p), src, nbytes);
     SYMMEM_TRY(gr.sync(rec, call));
@@ -151,7 +170,7 @@ status fcollect(group &gr, void *dest, const void *src, size_t nbytes, const cha
   std::memmove(d + static_cast<size_t>(gr.me) * nbytes, src, nbytes);
   for (int k = 1; k < gr.n; ++k) {
     const int i = (gr.me + k) % gr.n;
-    std::memcpy(d + static_cast<size_t>(i) * nbytes, peer(src, nbytes, gr.world(i), call), nbytes);
+    fetch(d + static_cast<size_t>(i) * nbytes, src, nbytes, gr.world(i), call);
   }
   return gr.sync(exit_rec, call);
 }
@@ -163,10 +182,14 @@ constexpr int sizes_at = 40;
 
 uint64_t size_of(const group &gr, int i, unsigned p, const char *call) {
   if (gr.scratch()) {
-    return std::atomic_ref<uint64_t>(teams::area(*gr.t, gr.world(i))->meta[p][0]).load(std::memory_order_relaxed);
+    uint64_t v = 0;  // the member's control segment, over the network for a remote one
+    core::ctrl_get(gr.world(i), teams::area_offset(*gr.t) + offsetof(teams::team_area, meta) + p * sizeof(uint64_t[8]),
+                   &v, sizeof v, call);
+    return v;
   }
-  const long *s = reinterpret_cast<const long *>(peer(gr.psync + sizes_at, sizeof(long), gr.world(i), call));
-  return static_cast<uint64_t>(std::atomic_ref<long>(*const_cast<long *>(s)).load(std::memory_order_relaxed));
+  long v = 0;
+  fetch(&v, gr.psync + sizes_at, sizeof v, gr.world(i), call);
+  return static_cast<uint64_t>(v);
 }
 
 }  // namespace
@@ -183,16 +206,25 @@ status collect(group &gr, void *dest, const void *src, size_t nbytes, const char
     std::atomic_ref<long>(gr.psync[sizes_at]).store(static_cast<long>(nbytes), std::memory_order_relaxed);
   }
   SYMMEM_TRY(gr.sync(rec, call));
+  if (!gr.local) {
+    std::vector<uint64_t> sizes(static_cast<size_t>(gr.n));
+    for (int i = 0; i < gr.n; ++i) sizes[static_cast<size_t>(i)] = i == gr.me ? nbytes : size_of(gr, i, p, call);
+    SYMMEM_TRY(collect_push(gr, dest, src, sizes, call));
+    if (!gr.scratch()) std::atomic_ref<long>(gr.psync[sizes_at]).store(0, std::memory_order_relaxed);
+    return ok_status;
+  }
   char *d = static_cast<char *>(dest);
   bool direct = false;
   for (int i = 0; i < gr.n; ++i) {
     const size_t len = size_of(gr, i, p, call);
-    const bool in_scratch = gr.scratch() && len <= teams::coll_bytes;
+    const bool in_scratch = gr.shm() && len <= teams::coll_bytes;
     direct = direct || !in_scratch;
     if (in_scratch) {
       std::memcpy(d, gr.scratch_of(i, p), len);
+    } else if (len != 0 && i == gr.me) {
+      std::memmove(d, src, len);
     } else if (len != 0) {
-      std::memmove(d, i == gr.me ? src : peer(src, len, gr.world(i), call), len);
+      fetch(d, src, len, gr.world(i), call);
     }
     d += len;
   }
@@ -208,11 +240,12 @@ status collect(group &gr, void *dest, const void *src, size_t nbytes, const char
 
 status alltoall(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
   const core::call_record rec{teams::call_alltoall, 1, nbytes, 0};
+  if (!gr.local) return alltoall_push(gr, dest, src, nbytes, rec, call);
   char *d = static_cast<char *>(dest);
   const size_t me_off = static_cast<size_t>(gr.me) * nbytes;
   // Copy-in only for small blocks: beyond ~1 KiB per block, the two copies through the scratch cost
   // more than the second barrier of the direct path (measured: docs/collectives.md).
-  if (gr.scratch() && nbytes <= alltoall_copy_in_max && nbytes * static_cast<size_t>(gr.n) <= teams::coll_bytes) {
+  if (gr.shm() && nbytes <= alltoall_copy_in_max && nbytes * static_cast<size_t>(gr.n) <= teams::coll_bytes) {
     const unsigned p = gr.next_parity();
     std::memcpy(gr.scratch_of(gr.me, p), src, nbytes * static_cast<size_t>(gr.n));
     SYMMEM_TRY(gr.sync(rec, call));
@@ -226,7 +259,11 @@ status alltoall(group &gr, void *dest, const void *src, size_t nbytes, const cha
   for (int k = 0; k < gr.n; ++k) {
     const int i = (gr.me + k) % gr.n;
     const char *s = static_cast<const char *>(src) + me_off;
-    std::memcpy(d + static_cast<size_t>(i) * nbytes, k == 0 ? s : peer(s, nbytes, gr.world(i), call), nbytes);
+    if (k == 0) {
+      std::memcpy(d + static_cast<size_t>(i) * nbytes, s, nbytes);
+    } else {
+      fetch(d + static_cast<size_t>(i) * nbytes, s, nbytes, gr.world(i), call);
+    }
   }
   return gr.sync(exit_rec, call);
 }
@@ -246,13 +283,19 @@ status alltoalls(group &gr, void *dest, const void *src, ptrdiff_t dst, ptrdiff_
   char *d = static_cast<char *>(dest);
   for (int k = 0; k < gr.n && nelems != 0; ++k) {
     const int i = (gr.me + k) % gr.n;
-    const char *s = k == 0 ? static_cast<const char *>(src) : peer(src, span, gr.world(i), call);
+    const bool remote = core::is_remote(gr.world(i));
+    const char *s = k == 0 || remote ? static_cast<const char *>(src) : peer(src, span, gr.world(i), call);
     for (size_t e = 0; e < nelems; ++e) {
       const size_t from = (static_cast<size_t>(gr.me) * nelems + e) * static_cast<size_t>(sst) * esize;
       const size_t to = (static_cast<size_t>(i) * nelems + e) * static_cast<size_t>(dst) * esize;
-      std::memcpy(d + to, s + from, esize);
+      if (remote) {
+        fetch_nbi(d + to, s + from, esize, gr.world(i), call);
+      } else {
+        std::memcpy(d + to, s + from, esize);
+      }
     }
   }
+  if (!gr.local) core::remote_quiet(call);  // the posted element gets have landed
   return gr.sync(exit_rec, call);
 }
 

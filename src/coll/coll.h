@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "teams/team.h"
 
@@ -17,14 +19,22 @@ struct group {
   int start = 0;             // active-set form: world PE of index i is start + i * stride
   int stride = 1;
   long *psync = nullptr;
+  bool local = true;  // every member is node-local: the shared-memory algorithms apply
 
   int world(int i) const { return t != nullptr ? t->world(i) : start + i * stride; }
   bool scratch() const { return t != nullptr; }
+  // The team's scratch is mapped for every member (copy-in algorithms and flag broadcasts).
+  bool shm() const { return t != nullptr && local; }
   // The scratch parity the next sync will use (team form only).
   unsigned next_parity() const { return static_cast<unsigned>((t->epoch + 1) & 1); }
   unsigned char *scratch_of(int i, unsigned parity) const { return teams::area(*t, world(i))->data[parity]; }
   status sync(const core::call_record &rec, const char *call);
 };
+
+// Copies len bytes of symmetric `src` as held by world PE `world` into local `dst`: a memcpy from
+// the mapping, or a get over the network for a PE on another host. put_to is the reverse.
+void fetch(void *dst, const void *src, size_t len, int world, const char *call);
+void put_to(void *dst, const void *src, size_t len, int world, const char *call);
 
 // The group of a team (nullptr-safe: reports and returns false for an invalid team).
 bool team_group(symmem_team_t h, group &gr, const char *call);
@@ -43,6 +53,13 @@ status collect(group &gr, void *dest, const void *src, size_t nbytes, const char
 status alltoall(group &gr, void *dest, const void *src, size_t nbytes, const char *call);
 status alltoalls(group &gr, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                  size_t esize, const char *call);
+// The forms for groups with PEs on other hosts (coll_net.cpp): every PE pushes its contribution.
+status fcollect_push(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                     const char *call);
+status collect_push(group &gr, void *dest, const void *src, const std::vector<uint64_t> &sizes, const char *call);
+status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                     const char *call);
+
 status reduce(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, uint32_t op_id,
               const char *call);
 

@@ -12,7 +12,9 @@
 #include <atomic>
 
 #include "coll/coll.h"
+#include "core/remote.h"
 #include "core/sync.h"
+#include "net/net_plugin.h"
 #include "core/wait.h"
 
 namespace symmem::coll {
@@ -21,12 +23,19 @@ namespace {
 status aset_sync(group &gr, const char *call) {
   for (int k = 0, dist = 1; dist < gr.n; ++k, dist <<= 1) {
     const int to = gr.world((gr.me + dist) % gr.n);
-    long *remote = reinterpret_cast<long *>(core::translate(gr.psync + k, sizeof(long), to, call));
-    std::atomic_ref<long>(*remote).fetch_add(1, std::memory_order_acq_rel);
+    if (core::is_remote(to)) {
+      // A fetching add, so that it has landed before this PE goes on (as the local one has).
+      (void)core::remote_amo(gr.psync + k, to, SYMMEM_NET_AMO_ADD, sizeof(long), 1, 0, true, call);
+    } else {
+      long *remote = reinterpret_cast<long *>(core::translate(gr.psync + k, sizeof(long), to, call));
+      std::atomic_ref<long>(*remote).fetch_add(1, std::memory_order_acq_rel);
+    }
     std::atomic_ref<long> mine(gr.psync[k]);
     if (mine.load(std::memory_order_acquire) < 1) {
       const int from = gr.world((gr.me - dist + gr.n) % gr.n);
-      core::spin_wait w(call, [from] { return strfmt("PE %d to reach the same collective call (active set)", from); });
+      core::spin_wait w(call, [from] {
+        return strfmt("PE %d%s to reach the same collective call (active set)", from, core::remote_note(from));
+      });
       const bool yield_first = core::node_oversubscribed();  // give the core to the PE awaited
       while (mine.load(std::memory_order_acquire) < 1) {
         if (yield_first) sched_yield();
@@ -57,12 +66,6 @@ bool team_group(symmem_team_t h, group &gr, const char *call) {
                                                   "collectives");
     return false;
   }
-  if (!t->all_local && t->size > 1) {
-    (void)fail(SYMMEM_ERR_NOT_ACCESSIBLE, call,
-               "the team has PEs on other hosts; collectives across hosts need a network transport, which this "
-               "build lacks (use SHMEM_TEAM_SHARED or a team split from it)");
-    return false;
-  }
   if (!core::g.heap_on_cpu && t->size > 1) {
     (void)fail(SYMMEM_ERR_UNSUPPORTED, call, "host collectives on a GPU heap are not supported yet; use SYMMEM_HEAP=host");
     return false;
@@ -71,6 +74,7 @@ bool team_group(symmem_team_t h, group &gr, const char *call) {
   gr.n = t->size;
   gr.me = t->my_idx;
   gr.t = t;
+  gr.local = t->all_local;
   return true;
 }
 
@@ -95,10 +99,7 @@ group aset_group(int start, int log_stride, int size, long *psync, const char *c
   gr.stride = stride;
   gr.psync = psync;
   for (int i = 0; i < size; ++i) {
-    if (core::g.local_rank_of[static_cast<size_t>(gr.world(i))] < 0) {
-      fatal(call, "PE %d of the active set is on another host; collectives across hosts need a network transport, "
-            "which this build lacks", gr.world(i));
-    }
+    if (core::g.local_rank_of[static_cast<size_t>(gr.world(i))] < 0) gr.local = false;
   }
   if (!core::g.heap_on_cpu && size > 1) {
     fatal(call, "host collectives on a GPU heap are not supported yet; use SYMMEM_HEAP=host");

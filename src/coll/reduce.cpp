@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "coll/coll.h"
+#include "core/remote.h"
 
 namespace symmem::coll {
 namespace {
@@ -41,13 +42,19 @@ void reduce_slice(group &gr, void *dest, const void *src, size_t lo, size_t hi, 
     const size_t cnt = std::min(per_chunk, hi - at);
     const size_t off = at * r.esize;
     const size_t len = cnt * r.esize;
-    std::memcpy(acc, core::translate(static_cast<const char *>(src) + off, len, gr.world(0), call), len);
+    fetch(acc, static_cast<const char *>(src) + off, len, gr.world(0), call);
     for (int i = 1; i < gr.n; ++i) {
-      r.combine(acc, core::translate(static_cast<const char *>(src) + off, len, gr.world(i), call), cnt);
+      if (core::is_remote(gr.world(i))) {  // a PE on another host: its slice comes over the network
+        alignas(64) unsigned char in[chunk_bytes];
+        fetch(in, static_cast<const char *>(src) + off, len, gr.world(i), call);
+        r.combine(acc, in, cnt);
+      } else {
+        r.combine(acc, core::translate(static_cast<const char *>(src) + off, len, gr.world(i), call), cnt);
+      }
     }
     for (int k = 0; k < gr.n; ++k) {
       const int j = (gr.me + k) % gr.n;
-      std::memcpy(core::translate(static_cast<char *>(dest) + off, len, gr.world(j), call), acc, len);
+      put_to(static_cast<char *>(dest) + off, acc, len, gr.world(j), call);
     }
   }
 }
@@ -62,7 +69,7 @@ status reduce(group &gr, void *dest, const void *src, size_t nelems, const reduc
     if (dest != src) std::memmove(dest, src, nbytes);
     return gr.sync(rec, call);
   }
-  if (gr.scratch() && nbytes <= small_reduce_bytes && nbytes * static_cast<size_t>(gr.n) <= 4 * small_reduce_bytes) {
+  if (gr.shm() && nbytes <= small_reduce_bytes && nbytes * static_cast<size_t>(gr.n) <= 4 * small_reduce_bytes) {
     return reduce_small(gr, dest, src, nelems, r, rec, call);
   }
   SYMMEM_TRY(gr.sync(rec, call));
@@ -73,6 +80,7 @@ status reduce(group &gr, void *dest, const void *src, size_t nelems, const reduc
   const size_t lo = std::min(nelems, per * static_cast<size_t>(gr.me));
   const size_t hi = std::min(nelems, lo + per);
   reduce_slice(gr, dest, src, lo, hi, r, call);
+  if (!gr.local) core::remote_quiet(call);  // the slices put to other hosts have landed
   const core::call_record exit_rec{teams::call_exit, 1, 0, 0};
   return gr.sync(exit_rec, call);
 }

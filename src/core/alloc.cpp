@@ -2,6 +2,7 @@
 // arguments of every PE); the allocation itself is local and deterministic (heap/allocator.h).
 #include <cstring>
 
+#include "core/remote.h"
 #include "core/state.h"
 #include "core/sync.h"
 
@@ -29,8 +30,9 @@ void *allocate(size_t size, size_t align, const char *call) {
                g.user_bytes);
     return nullptr;
   }
-  // The GPU heap backs new granules now, on every PE together (collective; the host heap: no-op).
-  if (!g.heap->commit(*off, size).ok()) {
+  // The GPU heap backs new granules now, on every PE together (collective; the host heap: no-op);
+  // the network transport registers the granules it has not registered yet.
+  if (!g.heap->commit(*off, size).ok() || !remote_commit(*off, size, call).ok()) {
     std::lock_guard<core::spinlock> lock(g.alloc_mutex);
     g.alloc.release(*off);
     return nullptr;
@@ -198,17 +200,34 @@ void symmem_heap_usage(size_t *used, size_t *free_bytes) {
   if (free_bytes) *free_bytes = g.alloc.free_bytes();
 }
 
+// Whether PE pe's copy of symmetric address addr is mapped into this process (loads and stores).
+static bool mapped_here(const void *addr, int pe) {
+  const auto a = reinterpret_cast<uintptr_t>(addr);
+  if (a - g.heap_base < g.heap_size) {
+    return g.peer_base[pe] != nullptr;
+  }
+  return a - g.data_lo < g.data_len && g.data_peer[pe] != nullptr;  // a global or static variable
+}
+
 void *symmem_ptr(const void *dest, int pe) {
   core::require_init("ptr");
   if (pe == g.my_pe) {
     return const_cast<void *>(dest);
   }
-  return symmem_addr_accessible(dest, pe) ? core::translate(dest, 1, pe, "ptr") : nullptr;
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(g.n_pes) || !mapped_here(dest, pe)) {
+    return nullptr;  // a PE on another host: reachable by RMA, not by loads and stores
+  }
+  return core::translate(dest, 1, pe, "ptr");
 }
 
+// OpenSHMEM: whether the PE (an address on it) can be reached by the data transfer routines, which
+// includes PEs on other hosts when the job has a network transport.
 int symmem_pe_accessible(int pe) {
   core::require_init("pe_accessible");
-  return (static_cast<unsigned>(pe) < static_cast<unsigned>(g.n_pes) && g.peer_base[pe] != nullptr) ? 1 : 0;
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(g.n_pes)) {
+    return 0;
+  }
+  return (g.peer_base[pe] != nullptr || core::is_remote(pe)) ? 1 : 0;
 }
 
 int symmem_addr_accessible(const void *addr, int pe) {
@@ -217,10 +236,8 @@ int symmem_addr_accessible(const void *addr, int pe) {
     return 0;
   }
   const auto a = reinterpret_cast<uintptr_t>(addr);
-  if (a - g.heap_base < g.heap_size) {
-    return g.peer_base[pe] != nullptr ? 1 : 0;
-  }
-  return (a - g.data_lo < g.data_len && g.data_peer[pe] != nullptr) ? 1 : 0;  // a global or static variable
+  const bool symmetric = a - g.heap_base < g.heap_size || a - g.data_lo < g.data_len;
+  return symmetric && (mapped_here(addr, pe) || core::is_remote(pe)) ? 1 : 0;
 }
 
 }  // extern "C"

@@ -5,7 +5,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/remote.h"
 #include "core/state.h"
+#include "net/net_plugin.h"
 
 namespace symmem::core {
 namespace {
@@ -18,21 +20,50 @@ uint64_t gpu_amo(int op, void *target, unsigned size, bool is_float, uint64_t a,
 namespace {
 
 // std::atomic_ref's interface over symmetric memory: the CPU's atomics on a host heap and on static
-// data, a kernel on a GPU heap.
+// data, a kernel on a GPU heap, the network transport for a PE on another host (whose host CPU
+// then performs it, so it is atomic with respect to that host's CPU atomics: docs/multihost.md).
 template <typename T>
 class amo_ref {
+  using U = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;  // the bits the network moves
+
  public:
   amo_ref(T *p, bool cpu) : p_(p), cpu_(cpu) {}
-  T load(std::memory_order o) const { return cpu() ? ref().load(o) : gpu(amo_fetch, T{}, T{}); }
-  void store(T v, std::memory_order o) const { cpu() ? ref().store(v, o) : (void)gpu(amo_set, v, T{}); }
-  T exchange(T v, std::memory_order o) const { return cpu() ? ref().exchange(v, o) : gpu(amo_swap, v, T{}); }
-  T fetch_add(T v, std::memory_order o) const { return cpu() ? ref().fetch_add(v, o) : gpu(amo_add, v, T{}); }
-  T fetch_and(T v, std::memory_order o) const { return cpu() ? ref().fetch_and(v, o) : gpu(amo_and, v, T{}); }
-  T fetch_or(T v, std::memory_order o) const { return cpu() ? ref().fetch_or(v, o) : gpu(amo_or, v, T{}); }
-  T fetch_xor(T v, std::memory_order o) const { return cpu() ? ref().fetch_xor(v, o) : gpu(amo_xor, v, T{}); }
+  static amo_ref remote(T *p, int pe, const char *call) {
+    amo_ref r(p, false);
+    r.pe_ = pe;
+    r.call_ = call;
+    return r;
+  }
+  T load(std::memory_order o) const {
+    return cpu() ? ref().load(o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_OR, T{}, true) : gpu(amo_fetch, T{}, T{});
+  }
+  void store(T v, std::memory_order o) const {
+    cpu() ? ref().store(v, o) : pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_SWAP, v, false) : (void)gpu(amo_set, v, T{});
+  }
+  T exchange(T v, std::memory_order o) const {
+    return cpu() ? ref().exchange(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_SWAP, v, true) : gpu(amo_swap, v, T{});
+  }
+  T fetch_add(T v, std::memory_order o) const {
+    return cpu() ? ref().fetch_add(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_ADD, v, true) : gpu(amo_add, v, T{});
+  }
+  T fetch_and(T v, std::memory_order o) const {
+    return cpu() ? ref().fetch_and(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_AND, v, true) : gpu(amo_and, v, T{});
+  }
+  T fetch_or(T v, std::memory_order o) const {
+    return cpu() ? ref().fetch_or(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_OR, v, true) : gpu(amo_or, v, T{});
+  }
+  T fetch_xor(T v, std::memory_order o) const {
+    return cpu() ? ref().fetch_xor(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_XOR, v, true) : gpu(amo_xor, v, T{});
+  }
+  // The non-fetching forms: over the network they are posted and complete at quiet, like a put.
+  void add(T v) const { pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_ADD, v, false) : (void)fetch_add(v, std::memory_order_acq_rel); }
+  void and_(T v) const { pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_AND, v, false) : (void)fetch_and(v, std::memory_order_acq_rel); }
+  void or_(T v) const { pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_OR, v, false) : (void)fetch_or(v, std::memory_order_acq_rel); }
+  void xor_(T v) const { pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_XOR, v, false) : (void)fetch_xor(v, std::memory_order_acq_rel); }
   bool compare_exchange_strong(T &expected, T v, std::memory_order s, std::memory_order f) const {
     if (cpu()) return ref().compare_exchange_strong(expected, v, s, f);
-    T old = gpu(amo_cas, expected, v);
+    T old = pe_ >= 0 ? from_bits(remote_amo(p_, pe_, SYMMEM_NET_AMO_CSWAP, sizeof(T), bits(v), bits(expected), true, call_))
+                     : gpu(amo_cas, expected, v);
     bool swapped = old == expected;
     expected = old;
     return swapped;
@@ -41,6 +72,18 @@ class amo_ref {
  private:
   bool cpu() const { return SYMMEM_LIKELY(cpu_); }
   std::atomic_ref<T> ref() const { return std::atomic_ref<T>(*p_); }
+  static uint64_t bits(T v) {
+    U u;
+    std::memcpy(&u, &v, sizeof v);
+    return u;
+  }
+  static T from_bits(uint64_t r) {
+    U u = static_cast<U>(r);
+    T out;
+    std::memcpy(&out, &u, sizeof out);
+    return out;
+  }
+  T net(int op, T v, bool fetch) const { return from_bits(remote_amo(p_, pe_, op, sizeof(T), bits(v), 0, fetch, call_)); }
   T gpu(int op, T a, T b) const {
     uint64_t ua = 0, ub = 0;
     std::memcpy(&ua, &a, sizeof a);
@@ -52,6 +95,8 @@ class amo_ref {
   }
   T *p_;
   bool cpu_;
+  int pe_ = -1;  // >= 0: a PE on another host
+  const char *call_ = nullptr;
 };
 
 // f(the AMO's target): the heap inline; static data (always host memory) through one out-of-line
@@ -60,6 +105,7 @@ template <typename T, typename F>
 [[gnu::noinline]] auto amo_miss(T *dest, int pe, const char *call, F f) {
   char *p = translate_data(dest, sizeof(T), pe);
   if (SYMMEM_UNLIKELY(p == nullptr)) {
+    if (is_remote(pe)) return f(amo_ref<T>::remote(dest, pe, call));
     bad_target(dest, sizeof(T), pe, call);
   }
   return f(amo_ref<T>(reinterpret_cast<T *>(p), true));
@@ -86,6 +132,7 @@ template <typename T>
 [[gnu::noinline]] T cas_miss(T *dest, T cond, T value, int pe, const char *call) {
   char *p = translate_data(dest, sizeof(T), pe);
   if (SYMMEM_UNLIKELY(p == nullptr)) {
+    if (is_remote(pe)) return cas_on(amo_ref<T>::remote(dest, pe, call), cond, value);
     bad_target(dest, sizeof(T), pe, call);
   }
   return cas_on(amo_ref<T>(reinterpret_cast<T *>(p), true), cond, value);
@@ -127,13 +174,13 @@ SYMMEM_AMO_EXTENDED_TYPES(SYMMEM_DEF_AMO_EXT)
     return amo(dest, pe, #N "_atomic_fetch_inc", [=](amo_ref<T> r) { return r.fetch_add(static_cast<T>(1), std::memory_order_acq_rel); });         \
   }                                                                                                  \
   void symmem_##N##_atomic_inc(T *dest, int pe) {                                                   \
-    amo(dest, pe, #N "_atomic_inc", [=](amo_ref<T> r) { return r.fetch_add(static_cast<T>(1), std::memory_order_acq_rel); });                       \
+    amo(dest, pe, #N "_atomic_inc", [=](amo_ref<T> r) { r.add(static_cast<T>(1)); });              \
   }                                                                                                  \
   T symmem_##N##_atomic_fetch_add(T *dest, T value, int pe) {                                       \
     return amo(dest, pe, #N "_atomic_fetch_add", [=](amo_ref<T> r) { return r.fetch_add(value, std::memory_order_acq_rel); });         \
   }                                                                                                  \
   void symmem_##N##_atomic_add(T *dest, T value, int pe) {                                          \
-    amo(dest, pe, #N "_atomic_add", [=](amo_ref<T> r) { return r.fetch_add(value, std::memory_order_acq_rel); });                      \
+    amo(dest, pe, #N "_atomic_add", [=](amo_ref<T> r) { r.add(value); });                          \
   }
 SYMMEM_AMO_STANDARD_TYPES(SYMMEM_DEF_AMO_STD)
 #undef SYMMEM_DEF_AMO_STD
@@ -143,19 +190,19 @@ SYMMEM_AMO_STANDARD_TYPES(SYMMEM_DEF_AMO_STD)
     return amo(dest, pe, #N "_atomic_fetch_and", [=](amo_ref<T> r) { return r.fetch_and(value, std::memory_order_acq_rel); });         \
   }                                                                                                  \
   void symmem_##N##_atomic_and(T *dest, T value, int pe) {                                          \
-    amo(dest, pe, #N "_atomic_and", [=](amo_ref<T> r) { return r.fetch_and(value, std::memory_order_acq_rel); });                      \
+    amo(dest, pe, #N "_atomic_and", [=](amo_ref<T> r) { r.and_(value); });                      \
   }                                                                                                  \
   T symmem_##N##_atomic_fetch_or(T *dest, T value, int pe) {                                        \
     return amo(dest, pe, #N "_atomic_fetch_or", [=](amo_ref<T> r) { return r.fetch_or(value, std::memory_order_acq_rel); });           \
   }                                                                                                  \
   void symmem_##N##_atomic_or(T *dest, T value, int pe) {                                           \
-    amo(dest, pe, #N "_atomic_or", [=](amo_ref<T> r) { return r.fetch_or(value, std::memory_order_acq_rel); });                        \
+    amo(dest, pe, #N "_atomic_or", [=](amo_ref<T> r) { r.or_(value); });                        \
   }                                                                                                  \
   T symmem_##N##_atomic_fetch_xor(T *dest, T value, int pe) {                                       \
     return amo(dest, pe, #N "_atomic_fetch_xor", [=](amo_ref<T> r) { return r.fetch_xor(value, std::memory_order_acq_rel); });         \
   }                                                                                                  \
   void symmem_##N##_atomic_xor(T *dest, T value, int pe) {                                          \
-    amo(dest, pe, #N "_atomic_xor", [=](amo_ref<T> r) { return r.fetch_xor(value, std::memory_order_acq_rel); });                      \
+    amo(dest, pe, #N "_atomic_xor", [=](amo_ref<T> r) { r.xor_(value); });                      \
   }
 SYMMEM_AMO_BITWISE_TYPES(SYMMEM_DEF_AMO_BIT)
 #undef SYMMEM_DEF_AMO_BIT

@@ -2,6 +2,7 @@
 #include <atomic>
 
 #include "core/compare.h"
+#include "core/remote.h"
 #include "core/state.h"
 #include "core/sync.h"
 #include "core/wait.h"
@@ -66,10 +67,17 @@ using namespace symmem::core;
 
 extern "C" {
 
-// Puts complete before they return (load/store transport), so fence and quiet only order memory:
-// release orders earlier stores before later ones; quiet is a full fence.
-void symmem_fence(void) { std::atomic_thread_fence(std::memory_order_release); }
-void symmem_quiet(void) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+// Node-local puts complete before they return (load/store transport), so for them fence and quiet
+// only order memory: release orders earlier stores before later ones; quiet is a full fence. When
+// the job spans hosts they also order (ucp_worker_fence) and complete (flush) the network's.
+void symmem_fence(void) {
+  std::atomic_thread_fence(std::memory_order_release);
+  if (SYMMEM_UNLIKELY(g.remote)) remote_fence("fence");
+}
+void symmem_quiet(void) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (SYMMEM_UNLIKELY(g.remote)) remote_quiet("quiet");
+}
 
 void symmem_barrier_all(void) {
   symmem_quiet();

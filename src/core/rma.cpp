@@ -1,11 +1,13 @@
-// symmem: one-sided RMA to node-local peers through the direct mapping. Every call is the address
+// symmem: one-sided RMA. To node-local peers through the direct mapping: every call is the address
 // translation (a range check and a table load) and a memcpy or a single load/store: no system
-// call, no lock, no allocation. Puts and gets complete before they return, so the _nbi forms are
-// the blocking ones and quiet only has to order memory.
+// call, no lock, no allocation; such puts and gets complete before they return. To PEs on other
+// hosts through the network transport, on translate's out-of-line slow path (core/remote.h): the
+// _nbi forms return once posted and complete at quiet.
 #include <atomic>
 #include <cstring>
 #include <type_traits>
 
+#include "core/remote.h"
 #include "core/state.h"
 
 namespace symmem::core {
@@ -31,32 +33,38 @@ inline T load_one(const T *at) {
   }
 }
 
-inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char *call) {
+inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
   if (n == 0) {
     require_init(call);
     return;
   }
-  with_target(dest, n, pe, call, [src, n](char *d) {
-    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
-      std::memcpy(d, src, n);
-    } else {
-      g.heap->copy(d, src, n);
-    }
-  });
+  with_target(
+      dest, n, pe, call,
+      [src, n](char *d) {
+        if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+          std::memcpy(d, src, n);
+        } else {
+          g.heap->copy(d, src, n);
+        }
+      },
+      [=] { remote_put(dest, src, n, pe, nbi, call); });
 }
 
-inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call) {
+inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
   if (n == 0) {
     require_init(call);
     return;
   }
-  with_target(src, n, pe, call, [dest, n](const char *s) {
-    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
-      std::memcpy(dest, s, n);
-    } else {
-      g.heap->copy(dest, s, n);
-    }
-  });
+  with_target(
+      src, n, pe, call,
+      [dest, n](const char *s) {
+        if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+          std::memcpy(dest, s, n);
+        } else {
+          g.heap->copy(dest, s, n);
+        }
+      },
+      [=] { remote_get(dest, src, n, pe, nbi, call); });
 }
 
 // One element to or from a GPU heap (the copy engine), out of line: the host path keeps no frame.
@@ -87,6 +95,10 @@ void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
     fatal(call, "strides must be positive (dest stride %td, source stride %td)", dst, sst);
   }
   size_t span = ((n - 1) * static_cast<size_t>(dst) + 1) * sizeof(E);
+  if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {
+    for (size_t i = 0; i < n; ++i) remote_put(dest + i * static_cast<size_t>(dst), src + i * static_cast<size_t>(sst), sizeof(E), pe, false, call);
+    return;
+  }
   E *d = reinterpret_cast<E *>(translate(dest, span, pe, call));
   for (size_t i = 0; i < n; ++i) {
     E *to = d + i * static_cast<size_t>(dst);
@@ -109,6 +121,11 @@ void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
     fatal(call, "strides must be positive (dest stride %td, source stride %td)", dst, sst);
   }
   size_t span = ((n - 1) * static_cast<size_t>(sst) + 1) * sizeof(E);
+  if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {  // posted together, completed together
+    for (size_t i = 0; i < n; ++i) remote_get(dest + i * static_cast<size_t>(dst), src + i * static_cast<size_t>(sst), sizeof(E), pe, true, call);
+    remote_quiet(call);
+    return;
+  }
   const E *s = reinterpret_cast<const E *>(translate(src, span, pe, call));
   for (size_t i = 0; i < n; ++i) {
     E *to = dest + i * static_cast<size_t>(dst);
@@ -131,10 +148,10 @@ extern "C" {
 void symmem_putmem(void *dest, const void *source, size_t nelems, int pe) { put_bytes(dest, source, nelems, pe, "putmem"); }
 void symmem_getmem(void *dest, const void *source, size_t nelems, int pe) { get_bytes(dest, source, nelems, pe, "getmem"); }
 void symmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
-  put_bytes(dest, source, nelems, pe, "putmem_nbi");
+  put_bytes(dest, source, nelems, pe, "putmem_nbi", true);
 }
 void symmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
-  get_bytes(dest, source, nelems, pe, "getmem_nbi");
+  get_bytes(dest, source, nelems, pe, "getmem_nbi", true);
 }
 
 #define SYMMEM_DEF_RMA(T, N)                                                                         \
@@ -145,24 +162,34 @@ void symmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
     get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get");                                      \
   }                                                                                                  \
   void symmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                       \
-    put_bytes(dest, source, nelems * sizeof(T), pe, #N "_put_nbi");                                  \
+    put_bytes(dest, source, nelems * sizeof(T), pe, #N "_put_nbi", true);                            \
   }                                                                                                  \
   void symmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                       \
-    get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get_nbi");                                  \
+    get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get_nbi", true);                            \
   }                                                                                                  \
   void symmem_##N##_p(T *dest, T value, int pe) {                                                    \
-    with_target(dest, sizeof(T), pe, #N "_p", [dest, value](char *d) {                               \
-      if (SYMMEM_LIKELY(cpu_memory(dest))) {                                                         \
-        store_one(reinterpret_cast<T *>(d), value);                                                  \
-      } else {                                                                                       \
-        copy_out(d, value);                                                                          \
-      }                                                                                              \
-    });                                                                                              \
+    with_target(                                                                                     \
+        dest, sizeof(T), pe, #N "_p",                                                                \
+        [dest, value](char *d) {                                                                     \
+          if (SYMMEM_LIKELY(cpu_memory(dest))) {                                                     \
+            store_one(reinterpret_cast<T *>(d), value);                                              \
+          } else {                                                                                   \
+            copy_out(d, value);                                                                      \
+          }                                                                                          \
+        },                                                                                           \
+        [dest, value, pe] { remote_put(dest, &value, sizeof(T), pe, false, #N "_p"); });             \
   }                                                                                                  \
   T symmem_##N##_g(const T *source, int pe) {                                                        \
-    return with_target(source, sizeof(T), pe, #N "_g", [source](const char *s) {                    \
-      return SYMMEM_LIKELY(cpu_memory(source)) ? load_one(reinterpret_cast<const T *>(s)) : copy_in<T>(s); \
-    });                                                                                              \
+    return with_target(                                                                              \
+        source, sizeof(T), pe, #N "_g",                                                              \
+        [source](const char *s) {                                                                    \
+          return SYMMEM_LIKELY(cpu_memory(source)) ? load_one(reinterpret_cast<const T *>(s)) : copy_in<T>(s); \
+        },                                                                                           \
+        [source, pe] {                                                                               \
+          T v;                                                                                       \
+          remote_get(&v, source, sizeof(T), pe, false, #N "_g");                                     \
+          return v;                                                                                  \
+        });                                                                                          \
   }                                                                                                  \
   void symmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     iput_elems(dest, source, dst, sst, nelems, pe, #N "_iput");                                      \
@@ -181,10 +208,10 @@ SYMMEM_RMA_TYPES(SYMMEM_DEF_RMA)
     get_bytes(dest, source, nelems * (B / 8), pe, "get" #B);                                         \
   }                                                                                                  \
   void symmem_put##B##_nbi(void *dest, const void *source, size_t nelems, int pe) {                  \
-    put_bytes(dest, source, nelems * (B / 8), pe, "put" #B "_nbi");                                  \
+    put_bytes(dest, source, nelems * (B / 8), pe, "put" #B "_nbi", true);                            \
   }                                                                                                  \
   void symmem_get##B##_nbi(void *dest, const void *source, size_t nelems, int pe) {                  \
-    get_bytes(dest, source, nelems * (B / 8), pe, "get" #B "_nbi");                                  \
+    get_bytes(dest, source, nelems * (B / 8), pe, "get" #B "_nbi", true);                            \
   }                                                                                                  \
   void symmem_iput##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     using E = elem<B / 8>;                                                                           \

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/guard.h"
+#include "core/remote.h"
 #include "core/state.h"
 #include "core/static_data.h"
 #include "core/sync.h"
@@ -221,10 +222,14 @@ status map_peers(const std::vector<peer_info> &all, int ctrl_fd) {
   return st;
 }
 
-void release_range(size_t offset, size_t length) { g.heap->release(offset, length); }
+void release_range(size_t offset, size_t length) {
+  remote_release(offset, length);
+  g.heap->release(offset, length);
+}
 
 void teardown() {
   g.heap_size = 0;  // first: every data-path call now takes the slow path
+  remote_teardown();  // before the memory it registered goes
   data_teardown();
   g.n_pes = 0;
   g.peer_base = nullptr;
@@ -295,6 +300,9 @@ status do_init(int requested) {
     SYMMEM_TRY(gpu_after_init());
   }
   g.thread_level = requested < SYMMEM_THREAD_SINGLE ? SYMMEM_THREAD_SINGLE : std::min(requested, int{SYMMEM_THREAD_MULTIPLE});
+  std::vector<uint64_t> hosts;
+  for (const peer_info &pi : all) hosts.push_back(pi.host);
+  SYMMEM_TRY(remote_init(hosts, "init"));
   SYMMEM_TRY(g.boot->barrier("init"));
   log(log_level::info, "%s heap", g.heap->kind());
   log(log_level::info, "initialized: %d PEs (%d on this host), heap %zu bytes at %#lx, bootstrap %s", g.n_pes,
@@ -363,6 +371,7 @@ void symmem_finalize(void) {
   }
   core::call_record rec{core::call_finalize, 1, 0, 0};
   status st = core::collective_sync(rec, "finalize");
+  if (st.ok()) st = core::remote_finalize("finalize");
   if (!st.ok()) {
     fatal("finalize", "the PEs did not finalize together; ending the job");
   }

@@ -106,8 +106,8 @@ namespace {
           static_cast<unsigned long>(a), static_cast<unsigned long>(l.hi));
   }
   if (g.local_rank_of[static_cast<size_t>(pe)] < 0) {
-    fatal(call, "PE %d is on another host and not reachable by load/store (pe_accessible is 0 for it); this build "
-          "has no network transport", pe);
+    fatal(call, "PE %d is on another host: its memory is not mapped here, and %s reaches only mapped memory (use "
+          "the RMA routines, or a PE of this host)", pe, call);
   }
   fatal(call, "PE %d's global and static variables are not mapped here: it could not put them on shared memory at "
         "init (its message says why)", pe);
@@ -129,8 +129,8 @@ namespace {
       fatal(call, "%zu bytes at %p run past the end of the symmetric heap (%#lx)", len, addr,
             static_cast<unsigned long>(heap_end));
     }
-    fatal(call, "PE %d is on another host and not reachable by load/store (pe_accessible is 0 for it); this build "
-          "has no network transport", pe);
+    fatal(call, "PE %d is on another host: its memory is not mapped here, and %s reaches only mapped memory (use "
+          "the RMA routines, or a PE of this host)", pe, call);
   }
   if (a >= g.data_layout.lo && a < g.data_layout.hi) {
     bad_static_target(a, len, pe, call);

@@ -14,6 +14,7 @@
 #include <map>
 #include <vector>
 
+#include "core/remote.h"
 #include "core/wait.h"
 
 namespace symmem::core {
@@ -35,15 +36,17 @@ std::string ranks_text(const std::vector<int> &pes) {
   return s;
 }
 
-// Every PE's record of this collective: read from the peers' heaps, or through the bootstrap
-// when some PE is on another host.
+// Every PE's record of this collective, read from the peers' control segments (over the network
+// for PEs on other hosts).
 status gather_records(const call_record &mine, unsigned parity, std::vector<call_record> &all, const char *call) {
   all.resize(static_cast<size_t>(g.n_pes));
-  if (!g.all_local) {
-    return g.boot->allgather(&mine, all.data(), sizeof mine, call);
-  }
+  const size_t off = ctrl_offset(&area_of(g.my_pe)->record[parity]);
   for (int p = 0; p < g.n_pes; ++p) {
-    all[static_cast<size_t>(p)] = area_of(p)->record[parity];
+    if (p == g.my_pe) {
+      all[static_cast<size_t>(p)] = mine;
+    } else {
+      ctrl_get(p, off, &all[static_cast<size_t>(p)], sizeof(call_record), call);
+    }
   }
   return ok_status;
 }
@@ -75,14 +78,11 @@ status sync_over_heap(uint64_t &lo, uint64_t &hi, const char *call) {
   internal_area *mine = area_of(me);
   for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
     const int to = (me + dist) % n;
-    sync_slot &out = area_of(to)->slots[parity][k];
-    std::atomic_ref<uint64_t>(out.lo).store(lo, std::memory_order_relaxed);
-    std::atomic_ref<uint64_t>(out.hi).store(hi, std::memory_order_relaxed);
-    out.epoch.store(epoch, std::memory_order_release);
     sync_slot &in = mine->slots[parity][k];
+    signal_slot(to, ctrl_offset(&in), epoch, lo, hi, call);  // the same slot of the partner
     if (in.epoch.load(std::memory_order_acquire) != epoch) {
       const int from = (me - dist + n) % n;
-      spin_wait w(call, [from] { return strfmt("PE %d to reach the same collective call", from); });
+      spin_wait w(call, [from] { return strfmt("PE %d%s to reach the same collective call", from, remote_note(from)); });
       const bool yield_first = node_oversubscribed();
       while (in.epoch.load(std::memory_order_acquire) != epoch) {
         if (yield_first) sched_yield();
@@ -134,6 +134,21 @@ std::string describe_call(const call_record &r) {
   }
 }
 
+void signal_slot(int pe, size_t slot_offset, uint64_t epoch, uint64_t lo, uint64_t hi, const char *call) {
+  if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {
+    const uint64_t both[2] = {lo, hi};
+    ctrl_put(pe, slot_offset + offsetof(sync_slot, lo), both, sizeof both, call);
+    ctrl_signal(pe, slot_offset + offsetof(sync_slot, epoch), epoch, call);
+    return;
+  }
+  auto &out = *reinterpret_cast<sync_slot *>(g.ctrl_table[static_cast<size_t>(pe)] + slot_offset);
+  std::atomic_ref<uint64_t>(out.lo).store(lo, std::memory_order_relaxed);
+  std::atomic_ref<uint64_t>(out.hi).store(hi, std::memory_order_relaxed);
+  out.epoch.store(epoch, std::memory_order_release);
+}
+
+const char *remote_note(int pe) { return is_remote(pe) ? " (on another host, over the network)" : ""; }
+
 status collective_sync(const call_record &rec, const char *call) {
   if (g.n_pes == 1) {
     return ok_status;
@@ -143,17 +158,6 @@ status collective_sync(const call_record &rec, const char *call) {
   uint64_t lo = fp;
   uint64_t hi = fp;
   const unsigned parity = (g.sync_epoch + 1) & 1;
-  if (!g.all_local) {
-    // Some PE is on another host: no shared memory with it, so synchronise through the bootstrap.
-    std::vector<call_record> all(static_cast<size_t>(g.n_pes));
-    SYMMEM_TRY(g.boot->allgather(&rec, all.data(), sizeof rec, call));
-    for (const call_record &r : all) {
-      if (check && fingerprint(r) != fp) {
-        return report_mismatch(rec, parity, call);
-      }
-    }
-    return ok_status;
-  }
   area_of(g.my_pe)->record[parity] = rec;
   SYMMEM_TRY(sync_over_heap(lo, hi, call));
   if (lo != hi) {

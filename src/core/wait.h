@@ -3,7 +3,8 @@
 // Every wait a user can reach spins briefly, then yields the core (PEs may outnumber cores), and
 // every few thousand turns checks two things: whether the job is being torn down because another
 // PE exited (the bootstrap's poll_peers), and whether SYMMEM_WAIT_TIMEOUT has passed. Either ends
-// this PE with a message naming what it waited for, instead of a silent hang.
+// this PE with a message naming what it waited for, instead of a silent hang. When the job spans
+// hosts every turn also progresses the network transport, so a waiting PE serves remote operations.
 #pragma once
 
 #include <sched.h>
@@ -14,6 +15,8 @@
 #include "core/state.h"
 
 namespace symmem::core {
+
+void remote_progress();  // core/remote.h
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -30,6 +33,9 @@ class spin_wait {
       : call_(call), describe_(std::move(describe)) {}
 
   void pause() {
+    if (SYMMEM_UNLIKELY(g.remote)) {
+      remote_progress();  // a PE that waits serves the network: remote puts and atomics land here
+    }
     ++turns_;
     if (SYMMEM_LIKELY(turns_ < spin_turns)) {
       cpu_relax();

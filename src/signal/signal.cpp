@@ -3,25 +3,35 @@
 // The data goes first (memcpy into the peer's mapping), then the signal word is updated with
 // release order, so a PE that sees the signal (acquire) sees the data: the ordering OpenSHMEM
 // requires between the put and its signal. The _nbi forms complete at once on this transport.
+// To a PE on another host: the put, a fence, then the signal as a network atomic (set: a swap).
 #include <sched.h>
 
 #include <atomic>
 #include <cstring>
 
 #include "core/compare.h"
+#include "core/remote.h"
 #include "core/state.h"
 #include "core/sync.h"
 #include "core/wait.h"
+#include "net/net_plugin.h"
 
 namespace symmem::sig {
 using core::holds;
 namespace {
 
 void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, uint64_t signal, int op, int pe,
-                const char *call) {
+                const char *call, bool nbi = false) {
   if (op != SYMMEM_SIGNAL_SET && op != SYMMEM_SIGNAL_ADD) {
     fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD (%d)", op, SYMMEM_SIGNAL_SET,
           SYMMEM_SIGNAL_ADD);
+  }
+  if (SYMMEM_UNLIKELY(core::g.remote) && core::is_remote(pe)) {
+    if (nbytes != 0) core::remote_put(dest, src, nbytes, pe, nbi, call);
+    core::remote_fence(call);
+    (void)core::remote_amo(sig_addr, pe, op == SYMMEM_SIGNAL_SET ? SYMMEM_NET_AMO_SWAP : SYMMEM_NET_AMO_ADD, 8, signal,
+                           0, false, call);
+    return;
   }
   if (nbytes != 0) {
     symmem_putmem(dest, src, nbytes, pe);
@@ -54,7 +64,7 @@ void symmem_putmem_signal(void *dest, const void *source, size_t nbytes, uint64_
 
 void symmem_putmem_signal_nbi(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal,
                               int sig_op, int pe) {
-  put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, "putmem_signal_nbi");
+  put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, "putmem_signal_nbi", true);
 }
 
 uint64_t symmem_signal_fetch(const uint64_t *sig_addr) {

@@ -129,11 +129,6 @@ void apply_config(team &t, const symmem_team_config_t *config, long mask) {
 status split(team &parent, const std::vector<int> &members, const symmem_team_config_t *config, long mask,
              const core::call_record &rec, symmem_team_t *out, const char *call) {
   *out = SYMMEM_TEAM_INVALID;
-  if (!parent.all_local) {
-    return fail(SYMMEM_ERR_NOT_ACCESSIBLE, call,
-                "the parent team has PEs on other hosts; team creation needs a network transport, which this build "
-                "lacks (split SHMEM_TEAM_SHARED instead)");
-  }
   // Two splits at once from two threads of one PE could agree on the same slot for two teams.
   static std::atomic<bool> busy{false};
   if (busy.exchange(true, std::memory_order_acquire)) {

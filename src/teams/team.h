@@ -48,7 +48,7 @@ struct symmem_team_s {
   int slot = 0;
   int size = 0;
   int my_idx = -1;
-  bool all_local = true;  // every member is node-local (collectives need it)
+  bool all_local = true;  // every member is node-local (the shared-memory collectives apply)
   uint64_t epoch = 0;     // syncs done by this PE on this team (agreed base at creation)
   uint64_t bcast_base = 0;  // small broadcasts are numbered from here (epoch base << 32)
   uint64_t bcast_seq = 0;   // the last small broadcast on this team
@@ -64,10 +64,16 @@ namespace symmem::teams {
 
 using team = symmem_team_s;
 
-// The team's area in world PE `pe`'s control segment (pe must be node-local).
+// The team's area in world PE `pe`'s control segment (pe must be node-local; remote members'
+// areas are reached by offset: area_offset and core/remote.h).
 inline team_area *area(const team &t, int pe) {
   return reinterpret_cast<team_area *>(core::g.ctrl_table[static_cast<size_t>(pe)] + core::ctrl_scratch_offset) +
          t.slot;
+}
+
+// Where the team's area lies in every member's control segment (the same offset on each).
+inline size_t area_offset(const team &t) {
+  return core::ctrl_scratch_offset + static_cast<size_t>(t.slot) * sizeof(team_area);
 }
 
 // The live team behind a handle, or nullptr (with the error reported) when the handle is invalid.

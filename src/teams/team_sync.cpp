@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/sync.h"
+#include "core/remote.h"
 #include "core/wait.h"
 #include "teams/team.h"
 
@@ -61,8 +62,11 @@ std::string describe(const core::call_record &r) {
 
 status report_mismatch(const team &t, unsigned parity, const char *call) {
   std::map<std::string, std::vector<int>> groups;  // description -> team PEs
+  const size_t off = area_offset(t) + offsetof(team_area, record) + parity * sizeof(core::call_record);
   for (int i = 0; i < t.size; ++i) {
-    groups[describe(area(t, t.world(i))->record[parity])].push_back(i);
+    core::call_record rec{};
+    core::ctrl_get(t.world(i), off, &rec, sizeof rec, call);
+    groups[describe(rec)].push_back(i);
   }
   std::vector<std::pair<std::string, std::vector<int>>> order(groups.begin(), groups.end());
   std::sort(order.begin(), order.end(), [](auto &x, auto &y) { return x.second[0] < y.second[0]; });
@@ -84,7 +88,7 @@ void wait_flag(const core::sync_slot &in, uint64_t epoch, const team &t, int fro
   }
   int world = t.world(from);
   core::spin_wait w(call, [world, from] {
-    return strfmt("PE %d (team PE %d) to reach the same collective call", world, from);
+    return strfmt("PE %d%s (team PE %d) to reach the same collective call", world, core::remote_note(world), from);
   });
   const bool yield_first = core::node_oversubscribed();
   while (in.epoch.load(std::memory_order_acquire) != epoch) {
@@ -101,11 +105,6 @@ status sync(team &t, const core::call_record &rec, const char *call) {
   if (n == 1) {
     return ok_status;
   }
-  if (SYMMEM_UNLIKELY(!t.all_local)) {
-    return fail(SYMMEM_ERR_NOT_ACCESSIBLE, call,
-                "the team has PEs on other hosts; collectives across hosts need a network transport, which this "
-                "build lacks (use SHMEM_TEAM_SHARED or a team split from it)");
-  }
   const unsigned parity = epoch & 1;
   const int me = t.my_idx;
   team_area *mine = area(t, core::g.my_pe);
@@ -116,11 +115,8 @@ status sync(team &t, const core::call_record &rec, const char *call) {
     mine->record[parity] = rec;
   }
   for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
-    core::sync_slot &out = area(t, t.world((me + dist) % n))->slots[parity][k];
-    std::atomic_ref<uint64_t>(out.lo).store(lo, std::memory_order_relaxed);
-    std::atomic_ref<uint64_t>(out.hi).store(hi, std::memory_order_relaxed);
-    out.epoch.store(epoch, std::memory_order_release);
     core::sync_slot &in = mine->slots[parity][k];
+    core::signal_slot(t.world((me + dist) % n), core::ctrl_offset(&in), epoch, lo, hi, call);
     wait_flag(in, epoch, t, (me - dist + n) % n, call);
     lo = std::min(lo, std::atomic_ref<uint64_t>(in.lo).load(std::memory_order_relaxed));
     hi = std::max(hi, std::atomic_ref<uint64_t>(in.hi).load(std::memory_order_relaxed));
@@ -135,8 +131,9 @@ status allgather_small(team &t, const void *in, size_t n, void *out, const core:
   const unsigned parity = (t.epoch + 1) & 1;
   std::memcpy(area(t, core::g.my_pe)->data[parity], in, n);
   SYMMEM_TRY(sync(t, rec, call));
+  const size_t off = area_offset(t) + offsetof(team_area, data) + parity * coll_bytes;
   for (int i = 0; i < t.size; ++i) {
-    std::memcpy(static_cast<char *>(out) + static_cast<size_t>(i) * n, area(t, t.world(i))->data[parity], n);
+    core::ctrl_get(t.world(i), off, static_cast<char *>(out) + static_cast<size_t>(i) * n, n, call);
   }
   return ok_status;
 }

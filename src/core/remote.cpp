@@ -1,0 +1,384 @@
+// symmem: the runtime's side of the network transport (remote.h).
+//
+// Registration per heap granule, and why: the heap is a sparse reservation (1 GiB by default,
+// committed as it is touched). Registering all of it at init would, on an RDMA NIC, pin every page
+// of it; registering what a collective allocation first uses, a 2 MiB granule at a time, costs a
+// registration per granule (one ucp_mem_map, microseconds; nothing over TCP) and keeps malloc and
+// free cheap. A granule stays registered while the allocator keeps it committed (retained granules
+// included) and is deregistered when the allocator hands it back.
+//
+// Keys of granules travel lazily: the owner writes a granule's packed key into its directory
+// (region 1, registered at init) during the allocation; a remote PE fetches the entry with one
+// get the first time it touches that granule of that PE. Every PE sees the same commits and
+// releases in the same order (the allocator is deterministic), so a PE knows which commit of the
+// granule its peer must have published: the entry carries that commit number and a checksum
+// (a get can race the owner's update), and the fetcher waits for the matching one.
+#include "core/remote.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include "core/state.h"
+#include "core/wait.h"
+#include "net/net.h"
+
+namespace symmem::core {
+namespace {
+
+constexpr uint32_t region_ctrl = 0;
+constexpr uint32_t region_dir = 1;
+constexpr uint32_t region_data = 2;
+constexpr uint32_t region_heap = 3;  // + granule index
+
+struct dir_entry {
+  uint32_t commit;  // which commit of the granule this key belongs to (1, 2, ...)
+  uint32_t len;
+  uint64_t check;   // checksum of commit, len and key: a torn read does not match
+  unsigned char key[SYMMEM_NET_KEY_MAX];
+};
+
+// What every PE tells the others at init.
+struct published {
+  uint64_t ctrl_base;
+  uint64_t dir_base;
+  net::packed_key ctrl_key;
+  net::packed_key dir_key;
+  net::packed_key data_key;  // len 0: no symmetric static data
+};
+
+struct remote_state {
+  std::unique_ptr<net::transport> net;
+  void *worker = nullptr;
+  std::vector<char> remote;     // per PE
+  std::vector<uint64_t> ctrl_base, dir_base;
+  void *ctrl_handle = nullptr, *dir_handle = nullptr, *data_handle = nullptr;
+  dir_entry *dir = nullptr;     // this PE's directory
+  size_t granules = 0, dir_bytes = 0;
+  std::vector<void *> granule_handle;                   // this PE's registrations
+  std::unique_ptr<std::atomic<uint32_t>[]> commits;     // per granule: commits so far (same on every PE)
+  std::unique_ptr<std::atomic<std::atomic<uint32_t> *>[]> known;  // per PE, per granule: commit whose key is set
+  std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> known_store;
+  std::mutex key_mutex;                                  // fetching keys, creating `known` tables
+};
+
+remote_state r;
+
+uint64_t entry_check(uint32_t commit, uint32_t len, const unsigned char *key) {
+  uint64_t h = 1469598103934665603ULL ^ commit;
+  h = (h ^ len) * 1099511628211ULL;
+  for (uint32_t i = 0; i < len && i < SYMMEM_NET_KEY_MAX; ++i) h = (h ^ key[i]) * 1099511628211ULL;
+  return h | 1;  // never 0, the value of an entry never written
+}
+
+// A broken connection is most often a symptom: the peer died. The launcher knows which PE did and
+// stops the job saying so; give it a moment (this PE then ends with that message), else end here.
+[[noreturn]] void net_failed(int pe, const char *call) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (boot::current() != nullptr && std::chrono::steady_clock::now() < until) {
+    if (!boot::current()->poll_peers(call).ok()) {
+      std::fflush(nullptr);
+      ::_exit(1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (pe < 0) fatal(call, "a network operation failed (the reason is above); ending the job");
+  fatal(call, "the network operation on PE %d failed (the reason is above); ending the job", pe);
+}
+
+inline void must(status st, int pe, const char *call) {
+  if (SYMMEM_UNLIKELY(!st.ok())) net_failed(pe, call);
+}
+
+std::atomic<uint32_t> *known_table(int pe) {
+  std::atomic<uint32_t> *t = r.known[static_cast<size_t>(pe)].load(std::memory_order_acquire);
+  if (SYMMEM_LIKELY(t != nullptr)) return t;
+  std::lock_guard<std::mutex> lock(r.key_mutex);
+  t = r.known[static_cast<size_t>(pe)].load(std::memory_order_relaxed);
+  if (t == nullptr) {
+    r.known_store.push_back(std::make_unique<std::atomic<uint32_t>[]>(r.granules));
+    t = r.known_store.back().get();
+    r.known[static_cast<size_t>(pe)].store(t, std::memory_order_release);
+  }
+  return t;
+}
+
+// Makes sure the transport holds PE pe's key of heap granule gi for the commit this PE is at.
+void ensure_granule_key(int pe, size_t gi, const void *addr, const char *call) {
+  const uint32_t want = r.commits[gi].load(std::memory_order_acquire);
+  if (SYMMEM_UNLIKELY(want == 0)) {
+    fatal(call, "address %p is in no allocation of the symmetric heap (freed, or never allocated); pass memory "
+                "from symmem_malloc", addr);
+  }
+  std::atomic<uint32_t> &known = known_table(pe)[gi];
+  if (SYMMEM_LIKELY(known.load(std::memory_order_acquire) == want)) return;
+  std::lock_guard<std::mutex> lock(r.key_mutex);
+  if (known.load(std::memory_order_relaxed) == want) return;
+  dir_entry e{};
+  const uint64_t at = r.dir_base[static_cast<size_t>(pe)] + gi * sizeof(dir_entry);
+  spin_wait w(call, [pe, gi] { return strfmt("PE %d to publish the key of heap granule %zu (is it in the same "
+                                             "collective allocation?)", pe, gi); });
+  for (;;) {
+    must(r.net->get(r.worker, pe, region_dir, at, &e, sizeof e, false, call), pe, call);
+    if (e.commit == want && e.len <= SYMMEM_NET_KEY_MAX && e.check == entry_check(e.commit, e.len, e.key)) break;
+    w.pause();
+  }
+  must(r.net->set_key(pe, region_heap + static_cast<uint32_t>(gi), e.key, e.len, call), pe, call);
+  known.store(want, std::memory_order_release);
+}
+
+// Where `len` bytes at symmetric address `addr` are for remote PE pe: region and remote address,
+// and how many of the bytes lie in that region (a transfer is split at granule boundaries).
+struct target {
+  uint32_t region;
+  uint64_t raddr;
+  size_t n;
+};
+
+target resolve(const void *addr, size_t len, int pe, const char *call) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  const uintptr_t off = a - g.heap_base;
+  if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off)) {
+    const size_t gi = off / granule_bytes;
+    ensure_granule_key(pe, gi, addr, call);
+    const size_t room = (gi + 1) * granule_bytes - off;
+    return target{region_heap + static_cast<uint32_t>(gi), a, len < room ? len : room};  // one address on every PE
+  }
+  const uintptr_t doff = a - g.data_lo;  // a global or static variable: by offset, as node-local
+  if (doff < g.data_len && len <= g.data_len - doff) {
+    return target{region_data, g.data_remote_lo[static_cast<size_t>(pe)] + doff, len};
+  }
+  bad_target(addr, len, pe, call);
+}
+
+void *map_directory(size_t bytes) {
+  void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+status exchange_keys(const char *call) {
+  published mine{};
+  mine.ctrl_base = reinterpret_cast<uint64_t>(g.ctrl_table[static_cast<size_t>(g.my_pe)]);
+  mine.dir_base = reinterpret_cast<uint64_t>(r.dir);
+  SYMMEM_TRY(r.net->register_memory(g.ctrl_table[static_cast<size_t>(g.my_pe)], ctrl_bytes, r.ctrl_handle,
+                                    mine.ctrl_key, call));
+  SYMMEM_TRY(r.net->register_memory(r.dir, r.dir_bytes, r.dir_handle, mine.dir_key, call));
+  if (g.data_len != 0) {
+    SYMMEM_TRY(r.net->register_memory(reinterpret_cast<void *>(g.data_lo), g.data_len, r.data_handle, mine.data_key,
+                                      call));
+  }
+  std::vector<published> all(static_cast<size_t>(g.n_pes));
+  SYMMEM_TRY(g.boot->allgather(&mine, all.data(), sizeof mine, call));
+  r.ctrl_base.resize(all.size());
+  r.dir_base.resize(all.size());
+  for (int p = 0; p < g.n_pes; ++p) {
+    const published &pp = all[static_cast<size_t>(p)];
+    r.ctrl_base[static_cast<size_t>(p)] = pp.ctrl_base;
+    r.dir_base[static_cast<size_t>(p)] = pp.dir_base;
+    if (!r.remote[static_cast<size_t>(p)]) continue;
+    SYMMEM_TRY(r.net->set_key(p, region_ctrl, pp.ctrl_key.bytes, pp.ctrl_key.len, call));
+    SYMMEM_TRY(r.net->set_key(p, region_dir, pp.dir_key.bytes, pp.dir_key.len, call));
+    if (g.data_len != 0 && pp.data_key.len != 0) {
+      SYMMEM_TRY(r.net->set_key(p, region_data, pp.data_key.bytes, pp.data_key.len, call));
+    }
+  }
+  return ok_status;
+}
+
+void log_routes() {
+  if (current_log_level() < log_level::info) return;
+  for (int p = 0; p < g.n_pes; ++p) {
+    if (p == g.my_pe) continue;
+    if (r.remote[static_cast<size_t>(p)]) {
+      log(log_level::info, "PE %d -> PE %d via %s %s", g.my_pe, p, r.net->label(), r.net->route(p).c_str());
+    } else {
+      log(log_level::info, "PE %d -> PE %d via p2p (%s memory mapped)", g.my_pe, p, g.heap->kind());
+    }
+  }
+}
+
+}  // namespace
+
+bool is_remote(int pe) {
+  return g.remote && static_cast<unsigned>(pe) < r.remote.size() && r.remote[static_cast<size_t>(pe)];
+}
+
+status remote_init(const std::vector<uint64_t> &host, const char *call) {
+  std::vector<int> remote;
+  bool spans = false;
+  for (int p = 0; p < g.n_pes; ++p) {
+    spans = spans || host[static_cast<size_t>(p)] != host[0];
+    if (host[static_cast<size_t>(p)] != host[static_cast<size_t>(g.my_pe)]) remote.push_back(p);
+  }
+  if (!spans) return ok_status;  // every PE on one host: no transport, nothing on any path changes
+  if (!g.heap_on_cpu) {
+    return fail(SYMMEM_ERR_UNSUPPORTED, call,
+                "the job spans hosts and the heap is in GPU memory; a GPU heap across hosts is not supported yet "
+                "(SYMMEM_HEAP=host keeps the heap in host memory)");
+  }
+  r.remote.assign(static_cast<size_t>(g.n_pes), 0);
+  for (int p : remote) r.remote[static_cast<size_t>(p)] = 1;
+  SYMMEM_TRY(net::transport::open("ucx", *g.boot, g.thread_level == SYMMEM_THREAD_MULTIPLE, remote, r.net));
+  SYMMEM_TRY(r.net->connect(remote, call));
+  r.worker = r.net->default_worker();
+  r.granules = g.heap_size / granule_bytes;
+  r.dir_bytes = (r.granules * sizeof(dir_entry) + 4095) & ~size_t{4095};
+  r.dir = static_cast<dir_entry *>(map_directory(r.dir_bytes));
+  if (r.dir == nullptr) {
+    return fail(SYMMEM_ERR_OUT_OF_MEMORY, call, "cannot reserve %zu bytes for the key directory", r.dir_bytes);
+  }
+  r.granule_handle.assign(r.granules, nullptr);
+  r.commits = std::make_unique<std::atomic<uint32_t>[]>(r.granules);
+  r.known = std::make_unique<std::atomic<std::atomic<uint32_t> *>[]>(static_cast<size_t>(g.n_pes));
+  SYMMEM_TRY(exchange_keys(call));
+  g.remote = true;
+  log_routes();
+  return ok_status;
+}
+
+status remote_finalize(const char *call) {
+  if (!g.remote) return ok_status;
+  SYMMEM_TRY(r.net->quiet(r.worker, -1, call));
+  r.net->closing();
+  return g.boot->barrier(call);  // meanwhile the progress thread serves the peers' last operations
+}
+
+void remote_teardown() {
+  if (!r.net) return;
+  g.remote = false;
+  for (void *&h : r.granule_handle)
+    if (h != nullptr) r.net->deregister_memory(h), h = nullptr;
+  if (r.ctrl_handle != nullptr) r.net->deregister_memory(r.ctrl_handle);
+  if (r.dir_handle != nullptr) r.net->deregister_memory(r.dir_handle);
+  if (r.data_handle != nullptr) r.net->deregister_memory(r.data_handle);
+  r.net.reset();
+  if (r.dir != nullptr) ::munmap(r.dir, r.dir_bytes);
+  r.dir = nullptr;
+  r.worker = r.ctrl_handle = r.dir_handle = r.data_handle = nullptr;
+  r.remote.clear();
+  r.ctrl_base.clear();
+  r.dir_base.clear();
+  r.granule_handle.clear();
+  r.commits.reset();
+  r.known.reset();
+  r.known_store.clear();
+  r.granules = r.dir_bytes = 0;
+}
+
+status remote_commit(size_t offset, size_t length, const char *call) {
+  if (!g.remote || length == 0) return ok_status;
+  for (size_t gi = offset / granule_bytes; gi * granule_bytes < offset + length; ++gi) {
+    if (r.granule_handle[gi] != nullptr) continue;  // still registered (a retained granule)
+    net::packed_key key;
+    void *at = reinterpret_cast<void *>(g.heap_base + gi * granule_bytes);
+    SYMMEM_TRY(r.net->register_memory(at, granule_bytes, r.granule_handle[gi], key, call));
+    const uint32_t c = r.commits[gi].load(std::memory_order_relaxed) + 1;
+    dir_entry &e = r.dir[gi];
+    e.len = key.len;
+    std::memcpy(e.key, key.bytes, key.len);
+    e.check = entry_check(c, key.len, key.bytes);
+    std::atomic_ref<uint32_t>(e.commit).store(c, std::memory_order_release);
+    r.commits[gi].store(c, std::memory_order_release);
+  }
+  return ok_status;
+}
+
+void remote_release(size_t offset, size_t length) {
+  if (!g.remote) return;
+  for (size_t gi = offset / granule_bytes; gi * granule_bytes < offset + length && gi < r.granules; ++gi) {
+    if (r.granule_handle[gi] == nullptr) continue;
+    r.net->deregister_memory(r.granule_handle[gi]);
+    r.granule_handle[gi] = nullptr;
+  }
+}
+
+void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call) {
+  auto *d = static_cast<char *>(dest);
+  auto *s = static_cast<const char *>(src);
+  while (n > 0) {
+    target t = resolve(d, n, pe, call);
+    must(r.net->put(r.worker, pe, t.region, t.raddr, s, t.n, nbi, call), pe, call);
+    d += t.n;
+    s += t.n;
+    n -= t.n;
+  }
+}
+
+void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call) {
+  auto *d = static_cast<char *>(dest);
+  auto *s = static_cast<const char *>(src);
+  while (n > 0) {
+    target t = resolve(s, n, pe, call);
+    must(r.net->get(r.worker, pe, t.region, t.raddr, d, t.n, nbi, call), pe, call);
+    d += t.n;
+    s += t.n;
+    n -= t.n;
+  }
+}
+
+uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, uint64_t compare, bool fetch,
+                    const char *call) {
+  if (SYMMEM_UNLIKELY(reinterpret_cast<uintptr_t>(dest) % size != 0)) {
+    fatal(call, "address %p is not aligned to the %u bytes of the atomic; align the object", dest, size);
+  }
+  target t = resolve(dest, size, pe, call);
+  uint64_t result = 0;
+  must(r.net->amo(r.worker, pe, t.region, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe,
+       call);
+  return result;  // a 4-byte result sits in the low half (little-endian)
+}
+
+void remote_fence(const char *call) {
+  if (g.remote) must(r.net->fence(r.worker, call), -1, call);
+}
+
+void remote_quiet(const char *call) {
+  if (g.remote) must(r.net->quiet(r.worker, -1, call), -1, call);
+}
+
+void remote_progress() {
+  if (g.remote) r.net->progress(r.worker);
+}
+
+size_t ctrl_offset(const void *addr) {
+  return static_cast<size_t>(static_cast<const char *>(addr) - g.ctrl_table[static_cast<size_t>(g.my_pe)]);
+}
+
+void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call) {
+  if (!is_remote(pe)) {
+    std::memcpy(g.ctrl_table[static_cast<size_t>(pe)] + offset, src, n);
+    return;
+  }
+  must(r.net->put(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, src, n, false, call), pe,
+       call);
+}
+
+void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call) {
+  if (!is_remote(pe)) {
+    std::memcpy(dst, g.ctrl_table[static_cast<size_t>(pe)] + offset, n);
+    return;
+  }
+  must(r.net->get(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, dst, n, false, call), pe,
+       call);
+}
+
+void ctrl_signal(int pe, size_t offset, uint64_t value, const char *call) {
+  if (!is_remote(pe)) {
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(g.ctrl_table[static_cast<size_t>(pe)] + offset))
+        .store(value, std::memory_order_release);
+    return;
+  }
+  must(r.net->fence(r.worker, call), pe, call);  // the puts before it land first
+  must(r.net->amo(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, SYMMEM_NET_AMO_SWAP, 8,
+                  value, 0, nullptr, call),
+       pe, call);
+}
+
+}  // namespace symmem::core

@@ -1,0 +1,62 @@
+// symmem: the runtime's side of the network transport, for PEs on other hosts.
+//
+// Each PE pair is served by one transport, fixed at init: p2p (the peer's memory is mapped here:
+// translate's inline hit) or remote (the network transport, net/net.h). The data path asks this
+// layer only on translate's out-of-line slow path, so node-local operations are unchanged.
+//
+// Memory regions a remote PE can reach, each registered with the transport and known by a packed
+// key (docs/multihost.md, "Registration"):
+//   0  the control segment (barrier slots, call records, team areas): key exchanged at init
+//   1  the key directory, where this PE publishes the keys of its heap granules: key at init
+//   2  the program's static data segment, when symmetric: key at init
+//   3+ one per heap granule (2 MiB), registered when a collective allocation first uses it and
+//      released with it; its key is fetched from the owner's directory on first use.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "common/error.h"
+
+namespace symmem::core {
+
+// True when PE `pe` is reached through the network transport.
+bool is_remote(int pe);
+
+// Collective, in init after the node-local mappings: opens and connects the transport when the
+// job spans hosts (host[p]: PE p's host identity), registers the control segment, and exchanges
+// what remote PEs need. Prints each remote route with SYMMEM_DEBUG=info.
+status remote_init(const std::vector<uint64_t> &host, const char *call);
+// In finalize: the last flush, a bootstrap barrier (the progress thread serves the peers' last
+// operations meanwhile), then the transport closes.
+status remote_finalize(const char *call);
+void remote_teardown();
+
+// The allocator's granule events: [offset, offset+length) of the heap begins to be used by a
+// collective allocation / was handed back. Every PE sees the same events (the allocator is
+// deterministic), which keeps the peers' cached keys right.
+status remote_commit(size_t offset, size_t length, const char *call);
+void remote_release(size_t offset, size_t length);
+
+// The data path to remote PEs. `addr` is a symmetric address of this PE (heap or static data);
+// failures end the job with a message naming the PE.
+void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call);
+void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call);
+// op: SYMMEM_NET_AMO_*; size 4 or 8. fetch: returns the old value (else completes at quiet).
+uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, uint64_t compare, bool fetch,
+                    const char *call);
+void remote_fence(const char *call);
+void remote_quiet(const char *call);
+// One step of network progress (called from every wait loop while a transport is open).
+void remote_progress();
+
+// The control segment of any PE, by offset (the same layout on every PE): a copy for node-local
+// PEs, a network transfer for remote ones. ctrl_put is ordered before a later ctrl_signal to the
+// same PE, which stores `value` atomically at `offset` (release order, like the barrier flags).
+void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call);
+void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call);
+void ctrl_signal(int pe, size_t offset, uint64_t value, const char *call);
+size_t ctrl_offset(const void *addr_in_my_ctrl);
+
+}  // namespace symmem::core
