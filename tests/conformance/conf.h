@@ -35,6 +35,25 @@
 
 #define POISON 0xA5
 
+/* Which PEs share a host: CONF_PES_PER_HOST=k says PEs r and q do when r / k == q / k (the
+ * multi-host suite runs k PEs per emulated host); unset: one host. */
+static inline int conf_per_host(void) {
+  const char *v = getenv("CONF_PES_PER_HOST");
+  return v != NULL && atoi(v) > 0 ? atoi(v) : 1 << 30;
+}
+static inline int conf_same_host(int p, int q) { return p / conf_per_host() == q / conf_per_host(); }
+/* The PEs of this PE's host, and this PE's index among them. */
+static inline int conf_host_pes(int me, int n) {
+  int c = 0;
+  for (int p = 0; p < n; ++p) c += conf_same_host(p, me);
+  return c;
+}
+static inline int conf_host_index(int me) {
+  int c = 0;
+  for (int p = 0; p < me; ++p) c += conf_same_host(p, me);
+  return c;
+}
+
 /* Fresh data per run and per (seed, index), the same on every PE. */
 static inline unsigned char pat(uint64_t seed, size_t i) {
   uint64_t x = seed * 0x9E3779B97F4A7C15ULL + (i + 1) * 0xBF58476D1CE4E5B9ULL;

@@ -40,13 +40,15 @@ int main(void) {
     CHECK_EQ(shmem_addr_accessible(z, p), 1);
     CHECK_EQ(shmem_addr_accessible(a, p), 1);
     CHECK_EQ(shmem_addr_accessible(&local, p), 0); /* a stack variable is not symmetric */
-    CHECK(shmem_ptr(z, p) != NULL);
-    CHECK(shmem_ptr(a, p) != NULL);
+    CHECK((shmem_ptr(z, p) != NULL) == conf_same_host(me, p)); /* mapped: only on this PE's host */
+    CHECK((shmem_ptr(a, p) != NULL) == conf_same_host(me, p));
   }
   CHECK(shmem_ptr(z, me) == z);
   CHECK(shmem_ptr(a, me) == a);
-  /* A plain store through shmem_ptr lands in the next PE's copy. */
-  *(long *)shmem_ptr(&a[1], (me + 1) % n) = 100 + me;
+  /* A plain store through shmem_ptr lands in the next PE's copy (a put when it is on another host). */
+  long *next = (long *)shmem_ptr(&a[1], (me + 1) % n);
+  if (next != NULL) *next = 100 + me;
+  else shmem_long_p(&a[1], 100 + me, (me + 1) % n);
   shmem_barrier_all();
   CHECK_EQ(a[1], 100 + (me + n - 1) % n);
   conf_free(a);

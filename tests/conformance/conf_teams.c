@@ -28,11 +28,11 @@ static void check_team_works(shmem_team_t t) {
 static void test_predefined(int me, int n) {
   CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_WORLD), me);
   CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_WORLD), n);
-  CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), n); /* one host */
-  CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_SHARED), me);
+  CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_SHARED), conf_host_pes(me, n)); /* the PEs of this host */
+  CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_SHARED), conf_host_index(me));
   CHECK_EQ(shmem_team_my_pe(SHMEM_TEAM_INVALID), -1);
   CHECK_EQ(shmem_team_n_pes(SHMEM_TEAM_INVALID), -1);
-  CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, me, SHMEM_TEAM_SHARED), me);
+  CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, me, SHMEM_TEAM_SHARED), conf_host_index(me));
   CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, n, SHMEM_TEAM_SHARED), -1);
   CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD), -1);
   check_team_works(SHMEM_TEAM_WORLD);
@@ -52,6 +52,7 @@ static void test_strided(int me, int n) {
   for (int i = 0; i < shmem_team_n_pes(mine); ++i) {
     CHECK_EQ(shmem_team_translate_pe(mine, i, SHMEM_TEAM_WORLD), 2 * i + me % 2);
     CHECK(shmem_team_ptr(mine, scratch, i) == shmem_ptr(scratch, 2 * i + me % 2));
+    CHECK((shmem_ptr(scratch, 2 * i + me % 2) != NULL) == conf_same_host(me, 2 * i + me % 2));
   }
   CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, me, mine), me / 2);
   shmem_team_config_t got = {0};

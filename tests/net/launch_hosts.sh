@@ -35,7 +35,7 @@ agent="$NETNS_AGENT"
 "$run" -t --timeout 60 --hosts "$h0:2,$h1:2" --launch-agent "$agent" "$hello" 2 >"$out" 2>&1
 rc=$?
 ok=yes
-for r in 0 1 2 3; do grep -q "^\[PE $r\] PE $r of 4 ok: bootstrap launcher, 2 PEs reachable" "$out" || ok=no; done
+for r in 0 1 2 3; do grep -q "^\[PE $r\] PE $r of 4 ok: bootstrap launcher, 2 PEs mapped, 4 reached" "$out" || ok=no; done
 [ "$rc" = 0 ] && [ "$ok" = yes ] && pass "2 hosts x 2 PEs: job formed, output tagged" || fail "2x2 job (exit $rc)"
 
 # 2. A host file, -n smaller than the slots: PEs fill the first host first.

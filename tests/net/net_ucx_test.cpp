@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -134,6 +136,7 @@ void test_atomicity_domain() {
   *c32 = 0;
   barrier();
   uint64_t last = 0;
+  auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < hammer; ++i) {
     if (me == 0) {
       std::atomic_ref<uint64_t>(*c64).fetch_add(1);
@@ -148,6 +151,9 @@ void test_atomicity_domain() {
     MUST(tp->amo(w, 0, 0, at(0, counters_at + 8), SYMMEM_NET_AMO_ADD, 4, 3, 0, nullptr, "add"));
   }
   MUST(tp->quiet(w, -1, "quiet"));
+  if (me != 0 && std::getenv("NET_UCX_TEST_TIMES") != nullptr)
+    std::printf("PE %d: fetch_add + add: %.1f us a pair\n", me,
+                std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / hammer);
   barrier();
   if (me == 0) {
     CHECK(*c64 == static_cast<uint64_t>(hammer) * static_cast<uint64_t>(n));
@@ -155,6 +161,31 @@ void test_atomicity_domain() {
     std::printf("PE 0: counter %llu of %llu, %u of %u\n", static_cast<unsigned long long>(*c64),
                 static_cast<unsigned long long>(hammer) * static_cast<unsigned long long>(n), *c32,
                 3u * static_cast<unsigned>(hammer) * static_cast<unsigned>(n));
+  }
+  barrier();
+}
+
+// With NET_UCX_TEST_TIMES set: PE 1's latencies to PE 0 while PE 0 waits (a figure for
+// people, not a check).
+void report_latency() {
+  if (std::getenv("NET_UCX_TEST_TIMES") == nullptr) return;
+  barrier();
+  if (me == 1) {
+    const int iters = 2000;
+    uint64_t v = 1, r = 0;
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i) {
+      MUST(tp->put(w, 0, 0, at(0, src_at), &v, 8, false, "put"));
+      MUST(tp->quiet(w, -1, "quiet"));
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i) MUST(tp->get(w, 0, 0, at(0, src_at), &r, 8, false, "get"));
+    auto t2 = std::chrono::steady_clock::now();
+    for (int i = 0; i < iters; ++i)
+      MUST(tp->amo(w, 0, 0, at(0, counters_at + 1024), SYMMEM_NET_AMO_ADD, 8, 1, 0, &r, "fetch_add"));
+    auto t3 = std::chrono::steady_clock::now();
+    auto us = [](auto a, auto b) { return std::chrono::duration<double, std::micro>(b - a).count() / iters; };
+    std::printf("PE 1 -> PE 0: put+quiet %.1f us, get %.1f us, fetch_add %.1f us\n", us(t0, t1), us(t1, t2), us(t2, t3));
   }
   barrier();
 }
@@ -283,6 +314,7 @@ int main() {
   test_put_get();
   test_nbi();
   test_atomicity_domain();
+  report_latency();
   test_cswap_bits();
   test_fence();
   test_errors();
