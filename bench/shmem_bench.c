@@ -25,7 +25,7 @@
  * before shmem_finalize, so the file exists only when complete (some implementations crash in
  * shmem_finalize).
  *
- * Environment knobs: BENCH_MAX_SIZE (bytes, default 64 MiB; needs 2x that in symmetric heap),
+ * Environment knobs: BENCH_PEER (the PE that PE 0 targets, default 1), BENCH_MAX_SIZE (bytes, default 64 MiB; needs 2x that in symmetric heap),
  * BENCH_REPS (default 5), BENCH_QUICK=1 (shorter runs, for smoke tests).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -298,7 +298,9 @@ int main(int argc, char **argv) {
 
   me = shmem_my_pe();
   npes = shmem_n_pes();
-  peer = npes > 1 ? 1 : 0;
+  /* BENCH_PEER picks the target (default PE 1): across hosts, the first PE of the other host. */
+  peer = npes > 1 ? (int)(env_long("BENCH_PEER", 1) % npes) : 0;
+  if (npes > 1 && peer == 0) peer = 1;
 
   const char *impl = getenv("BENCH_IMPL");
   if (!impl || !*impl) impl = "unknown";

@@ -2,9 +2,9 @@
 //
 // With the load/store transport every put, get and atomic completes before it returns, so a context
 // carries no queue of its own: it is a handle that names a team (whose PE numbers its operations
-// take) and the options it was made with. ctx_fence and ctx_quiet order memory exactly like fence
-// and quiet; a context made with SHMEM_CTX_PRIVATE or SERIALIZED needs no lock because there is no
-// shared per-context state to protect. Creating and destroying contexts is thread-safe.
+// take) and the options it was made with. ctx_fence and ctx_quiet are fence and quiet: they order
+// memory, and complete the network transport's operations when the job spans hosts (every context
+// shares its default worker; docs/multihost.md). Creating and destroying contexts is thread-safe.
 #include <atomic>
 #include <mutex>
 #include <vector>
@@ -86,7 +86,7 @@ void symmem_ctx_destroy(symmem_ctx_t c) {
   if (c == nullptr || c->magic != live_magic) {
     bad_ctx(c, "ctx_destroy");
   }
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // destroy implies quiet
+  symmem_quiet();  // destroy implies quiet
   std::lock_guard<std::mutex> lock(ctx_mutex);
   c->magic = dead_magic;
   delete c;
@@ -117,14 +117,16 @@ int symmem_ctx_pe(symmem_ctx_t c, int pe) {
   return c->map[pe];
 }
 
+// Every context's operations to PEs on other hosts travel on the transport's default worker, so a
+// context's fence and quiet are those of the default context (a superset: correct, not minimal).
 void symmem_ctx_fence(symmem_ctx_t c) {
   (void)symmem_ctx_pe(c, 0);
-  std::atomic_thread_fence(std::memory_order_release);
+  symmem_fence();
 }
 
 void symmem_ctx_quiet(symmem_ctx_t c) {
   (void)symmem_ctx_pe(c, 0);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
+  symmem_quiet();
 }
 
 }  // extern "C"
