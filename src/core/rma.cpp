@@ -33,21 +33,36 @@ inline T load_one(const T *at) {
   }
 }
 
+// The miss paths: static data (mapped, host memory), or a PE on another host. Out of line and
+// taking plain arguments, so the heap path keeps no value across a call (no frame, no stores).
+[[gnu::noinline]] void put_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
+  if (is_remote(pe)) {
+    return remote_put(dest, src, n, pe, nbi, call);
+  }
+  std::memcpy(translate_miss(dest, n, pe, call), src, n);
+}
+
+[[gnu::noinline]] void get_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
+  if (is_remote(pe)) {
+    return remote_get(dest, src, n, pe, nbi, call);
+  }
+  std::memcpy(dest, translate_miss(src, n, pe, call), n);
+}
+
 inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
   if (n == 0) {
     require_init(call);
     return;
   }
-  with_target(
-      dest, n, pe, call,
-      [src, n](char *d) {
-        if (SYMMEM_LIKELY(g.heap_on_cpu)) {
-          std::memcpy(d, src, n);
-        } else {
-          g.heap->copy(d, src, n);
-        }
-      },
-      [=] { remote_put(dest, src, n, pe, nbi, call); });
+  if (char *d = translate_hit(dest, n, pe); SYMMEM_LIKELY(d != nullptr)) {
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      std::memcpy(d, src, n);
+    } else {
+      g.heap->copy(d, src, n);
+    }
+    return;
+  }
+  put_miss(dest, src, n, pe, call, nbi);
 }
 
 inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
@@ -55,16 +70,15 @@ inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char 
     require_init(call);
     return;
   }
-  with_target(
-      src, n, pe, call,
-      [dest, n](const char *s) {
-        if (SYMMEM_LIKELY(g.heap_on_cpu)) {
-          std::memcpy(dest, s, n);
-        } else {
-          g.heap->copy(dest, s, n);
-        }
-      },
-      [=] { remote_get(dest, src, n, pe, nbi, call); });
+  if (const char *s = translate_hit(src, n, pe); SYMMEM_LIKELY(s != nullptr)) {
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      std::memcpy(dest, s, n);
+    } else {
+      g.heap->copy(dest, s, n);
+    }
+    return;
+  }
+  get_miss(dest, src, n, pe, call, nbi);
 }
 
 // One element to or from a GPU heap (the copy engine), out of line: the host path keeps no frame.
@@ -77,6 +91,24 @@ template <typename T>
   T v;
   g.heap->copy(&v, at, sizeof v);
   return v;
+}
+
+// One element: static data (CPU memory) or a remote PE.
+template <typename T>
+[[gnu::noinline]] void p_miss(T *dest, T value, int pe, const char *call) {
+  if (is_remote(pe)) {
+    return remote_put(dest, &value, sizeof(T), pe, false, call);
+  }
+  store_one(reinterpret_cast<T *>(translate_miss(dest, sizeof(T), pe, call)), value);
+}
+template <typename T>
+[[gnu::noinline]] T g_miss(const T *source, int pe, const char *call) {
+  if (is_remote(pe)) {
+    T v;
+    remote_get(&v, source, sizeof(T), pe, false, call);
+    return v;
+  }
+  return load_one(reinterpret_cast<const T *>(translate_miss(source, sizeof(T), pe, call)));
 }
 
 // Strided transfers: element i goes from src[i*sst] to dest[i*dst]; strides count elements.
@@ -168,28 +200,21 @@ void symmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
     get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get_nbi", true);                            \
   }                                                                                                  \
   void symmem_##N##_p(T *dest, T value, int pe) {                                                    \
-    with_target(                                                                                     \
-        dest, sizeof(T), pe, #N "_p",                                                                \
-        [dest, value](char *d) {                                                                     \
-          if (SYMMEM_LIKELY(cpu_memory(dest))) {                                                     \
-            store_one(reinterpret_cast<T *>(d), value);                                              \
-          } else {                                                                                   \
-            copy_out(d, value);                                                                      \
-          }                                                                                          \
-        },                                                                                           \
-        [dest, value, pe] { remote_put(dest, &value, sizeof(T), pe, false, #N "_p"); });             \
+    if (char *d = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(d != nullptr)) {                 \
+      if (SYMMEM_LIKELY(g.heap_on_cpu)) {                                                            \
+        store_one(reinterpret_cast<T *>(d), value);                                                  \
+      } else {                                                                                       \
+        copy_out(d, value);                                                                          \
+      }                                                                                              \
+      return;                                                                                        \
+    }                                                                                                \
+    p_miss(dest, value, pe, #N "_p");                                                                \
   }                                                                                                  \
   T symmem_##N##_g(const T *source, int pe) {                                                        \
-    return with_target(                                                                              \
-        source, sizeof(T), pe, #N "_g",                                                              \
-        [source](const char *s) {                                                                    \
-          return SYMMEM_LIKELY(cpu_memory(source)) ? load_one(reinterpret_cast<const T *>(s)) : copy_in<T>(s); \
-        },                                                                                           \
-        [source, pe] {                                                                               \
-          T v;                                                                                       \
-          remote_get(&v, source, sizeof(T), pe, false, #N "_g");                                     \
-          return v;                                                                                  \
-        });                                                                                          \
+    if (const char *s = translate_hit(source, sizeof(T), pe); SYMMEM_LIKELY(s != nullptr)) {         \
+      return SYMMEM_LIKELY(g.heap_on_cpu) ? load_one(reinterpret_cast<const T *>(s)) : copy_in<T>(s); \
+    }                                                                                                \
+    return g_miss(source, pe, #N "_g");                                                              \
   }                                                                                                  \
   void symmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     iput_elems(dest, source, dst, sst, nelems, pe, #N "_iput");                                      \

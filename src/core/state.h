@@ -183,35 +183,15 @@ template <typename Op>
   return op(p);
 }
 
-// True when PE pe is reached through the network transport (core/remote.cpp; miss path only).
+// True when PE pe is reached through the network transport (core/remote.cpp; miss paths only).
 bool is_remote(int pe);
 
-template <typename Op, typename Remote>
-[[gnu::noinline]] auto with_target_miss(const void *addr, size_t len, int pe, const char *call, Op op, Remote remote) {
-  if (is_remote(pe)) {
-    return remote();
-  }
-  return op(translate_miss(addr, len, pe, call));
-}
-
-// op(where the bytes live) for the data path's small operations: the heap inline, and static data
-// through one out-of-line call that does the whole operation, so the heap path keeps no value
-// across a call (no saved registers, no stack frame: as fast as before static data existed).
 template <typename Op>
 inline auto with_target(const void *addr, size_t len, int pe, const char *call, Op op) {
   if (char *p = translate_hit(addr, len, pe); SYMMEM_LIKELY(p != nullptr)) {
     return op(p);
   }
   return with_target_miss(addr, len, pe, call, op);
-}
-
-// The same, for operations that also reach remote PEs: remote() performs it over the network.
-template <typename Op, typename Remote>
-inline auto with_target(const void *addr, size_t len, int pe, const char *call, Op op, Remote remote) {
-  if (char *p = translate_hit(addr, len, pe); SYMMEM_LIKELY(p != nullptr)) {
-    return op(p);
-  }
-  return with_target_miss(addr, len, pe, call, op, remote);
 }
 
 // translate() for heap memory only (GPU kernels and copies, which cannot reach static data).
