@@ -36,17 +36,23 @@ inline T load_one(const T *at) {
 // The miss paths: static data (mapped, host memory), or a PE on another host. Out of line and
 // taking plain arguments, so the heap path keeps no value across a call (no frame, no stores).
 [[gnu::noinline]] void put_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
-  if (is_remote(pe)) {
-    return remote_put(dest, src, n, pe, nbi, call);
+  if (char *d = translate_data(dest, n, pe)) {
+    std::memcpy(d, src, n);
+  } else if (is_remote(pe)) {
+    remote_put(dest, src, n, pe, nbi, call);
+  } else {
+    bad_target(dest, n, pe, call);
   }
-  std::memcpy(translate_miss(dest, n, pe, call), src, n);
 }
 
 [[gnu::noinline]] void get_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
-  if (is_remote(pe)) {
-    return remote_get(dest, src, n, pe, nbi, call);
+  if (const char *s = translate_data(src, n, pe)) {
+    std::memcpy(dest, s, n);
+  } else if (is_remote(pe)) {
+    remote_get(dest, src, n, pe, nbi, call);
+  } else {
+    bad_target(src, n, pe, call);
   }
-  std::memcpy(dest, translate_miss(src, n, pe, call), n);
 }
 
 inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
@@ -96,19 +102,25 @@ template <typename T>
 // One element: static data (CPU memory) or a remote PE.
 template <typename T>
 [[gnu::noinline]] void p_miss(T *dest, T value, int pe, const char *call) {
-  if (is_remote(pe)) {
-    return remote_put(dest, &value, sizeof(T), pe, false, call);
+  if (char *d = translate_data(dest, sizeof(T), pe)) {
+    store_one(reinterpret_cast<T *>(d), value);
+  } else if (is_remote(pe)) {
+    remote_put(dest, &value, sizeof(T), pe, false, call);
+  } else {
+    bad_target(dest, sizeof(T), pe, call);
   }
-  store_one(reinterpret_cast<T *>(translate_miss(dest, sizeof(T), pe, call)), value);
 }
 template <typename T>
 [[gnu::noinline]] T g_miss(const T *source, int pe, const char *call) {
-  if (is_remote(pe)) {
-    T v;
-    remote_get(&v, source, sizeof(T), pe, false, call);
-    return v;
+  if (const char *s = translate_data(source, sizeof(T), pe)) {
+    return load_one(reinterpret_cast<const T *>(s));
   }
-  return load_one(reinterpret_cast<const T *>(translate_miss(source, sizeof(T), pe, call)));
+  if (!is_remote(pe)) {
+    bad_target(source, sizeof(T), pe, call);
+  }
+  T v;
+  remote_get(&v, source, sizeof(T), pe, false, call);
+  return v;
 }
 
 // Strided transfers: element i goes from src[i*sst] to dest[i*dst]; strides count elements.
