@@ -343,6 +343,23 @@ void remote_quiet(const char *call) {
   if (g.remote) must(r.net->quiet(r.worker, -1, call), -1, call);
 }
 
+std::string remote_unanswered_note() {
+  if (!g.remote) return "";
+  std::vector<int> pes;
+  std::vector<uint64_t> addrs;
+  for (int p = 0; p < g.n_pes; ++p) {
+    if (!r.remote[static_cast<size_t>(p)]) continue;
+    pes.push_back(p);
+    addrs.push_back(r.ctrl_base[static_cast<size_t>(p)]);
+  }
+  std::vector<int> silent = r.net->unanswered(r.worker, pes, addrs, region_ctrl, 1.0);
+  if (silent.empty()) return "";
+  std::string list;
+  for (int p : silent) list += (list.empty() ? "" : ",") + std::to_string(p);
+  return strfmt("; %s %s on other hosts %s not answer over the network within 1 s (unreachable?)",
+                silent.size() == 1 ? "PE" : "PEs", list.c_str(), silent.size() == 1 ? "does" : "do");
+}
+
 void remote_progress() {
   if (g.remote) r.net->progress(r.worker);
 }

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/error.h"
@@ -48,6 +49,10 @@ uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, u
                     const char *call);
 void remote_fence(const char *call);
 void remote_quiet(const char *call);
+// For the message of a wait that ran out: "; PEs 2,3 on other hosts do not answer over the
+// network (unreachable?)" when some remote PE does not answer within a second, else "".
+std::string remote_unanswered_note();
+
 // One step of network progress (called from every wait loop while a transport is open).
 void remote_progress();
 

@@ -195,8 +195,9 @@ void spin_wait::check() {
   }
   double limit = g.cfg.wait_timeout;
   if (limit > 0 && std::chrono::duration<double>(now - start_).count() > limit) {
-    fatal(call_, "waited %.0f s for %s; the job looks deadlocked (raise SYMMEM_WAIT_TIMEOUT, or 0 to wait forever)",
-          limit, describe_().c_str());
+    const std::string net = remote_unanswered_note();  // a network that stopped answering names itself
+    fatal(call_, "waited %.0f s for %s%s; the job looks deadlocked (raise SYMMEM_WAIT_TIMEOUT, or 0 to wait forever)",
+          limit, describe_().c_str(), net.c_str());
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cstring>
 
 #include "bootstrap/plugin.h"
@@ -142,6 +143,33 @@ status transport::quiet(void *w, int pe, const char *call) {
   void *req = nullptr;
   int rc = ops_.flush(w, pe, &req, call);
   return rc == 1 ? wait(w, req, pe, "its outstanding operations", call) : code_status(rc);
+}
+
+std::vector<int> transport::unanswered(void *w, const std::vector<int> &pes, const std::vector<uint64_t> &addrs,
+                                       uint32_t region, double seconds) {
+  std::vector<uint64_t> sink(pes.size());
+  std::vector<void *> req(pes.size(), nullptr);
+  std::vector<char> done(pes.size(), 0);
+  for (size_t i = 0; i < pes.size(); ++i) {
+    int rc = ops_.get(w, pes[i], region, addrs[i], &sink[i], sizeof sink[i], &req[i], "probe");
+    done[i] = rc == 0 ? 1 : rc < 0 ? 0 : 2;  // 2: in flight
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  bool pending = true;
+  while (pending && std::chrono::steady_clock::now() < until) {
+    ops_.progress(w);
+    pending = false;
+    for (size_t i = 0; i < pes.size(); ++i) {
+      if (done[i] != 2) continue;
+      int rc = ops_.test(w, req[i], "probe");
+      done[i] = rc == 0 ? 2 : rc > 0 ? 1 : 0;
+      pending = pending || done[i] == 2;
+    }
+  }
+  std::vector<int> out;  // requests still in flight are abandoned: the PE is ending
+  for (size_t i = 0; i < pes.size(); ++i)
+    if (done[i] != 1) out.push_back(pes[i]);
+  return out;
 }
 
 status transport::create_worker(bool shared, void *&w, const char *call) {

@@ -62,6 +62,11 @@ class transport {
   // One step of progress; true when something happened.
   bool progress(void *w) { return ops_.progress(w) != 0; }
 
+  // The PEs (of `pes`, each with an address in `region`) that do not answer a small get within
+  // `seconds`: for the message of a wait that ran out. Never waits longer, never fails.
+  std::vector<int> unanswered(void *w, const std::vector<int> &pes, const std::vector<uint64_t> &addrs,
+                              uint32_t region, double seconds);
+
   // From now on connections that break are peers ending their job (net_plugin.h).
   void closing() { ops_.closing(ops_.ctx); }
 

@@ -2,7 +2,7 @@
 # mh_run.sh HOSTS PES_PER_HOST PROGRAM [ARGS...]: runs PROGRAM as a job of HOSTS emulated hosts with
 # PES_PER_HOST PEs each (tests/net/netns.sh; symmem-run --hosts with an `ip netns exec` launch
 # agent), with CONF_PES_PER_HOST set so that the conformance programs know which PEs share a host.
-# SYMMEM_RUN names the launcher. Exit status: the job's (77 when hosts cannot be emulated here).
+# MH_LAUNCHER names the launcher. Exit status: the job's (77 when hosts cannot be emulated here).
 hosts=$1
 per=$2
 shift 2
@@ -12,4 +12,4 @@ fi
 list=""
 for h in $NETNS_HOSTS; do list="$list${list:+,}$h:$per"; done
 export CONF_PES_PER_HOST="$per"
-exec "$SYMMEM_RUN" --timeout 100 --hosts "$list" --launch-agent "$NETNS_AGENT" "$@"
+exec "$MH_LAUNCHER" --timeout 100 --hosts "$list" --launch-agent "$NETNS_AGENT" "$@"
