@@ -10,11 +10,17 @@
  * memory). Kernels must not run before symmem_init returns or after symmem_finalize.
  *
  * Transport: every node-local peer's heap is mapped into this PE's address space (same GPU or a
- * GPU with peer access), so puts and gets are loads and stores, and complete when they are
- * performed. fence() and quiet() order and complete them with a memory fence: GPU scope when
- * every peer is on this GPU, system scope otherwise. Every wait is bounded: past
- * SYMMEM_WAIT_TIMEOUT seconds it prints what it waited for and traps (the kernel fails instead of
- * hanging forever).
+ * GPU with peer access), so puts and gets are loads and stores. Memory model (PTX ISA, "Memory
+ * Consistency Model"; OpenSHMEM 1.5 sections 9.5.3-9.5.4):
+ *   - p/g and the flag side of signals are strong accesses (ld/st.relaxed) at the peer's scope:
+ *     .gpu for a peer on this GPU, .sys for a peer on another GPU (per peer, not one job flag);
+ *   - fence() orders earlier puts before later ones: fence.acq_rel (a release pattern);
+ *   - quiet() completes earlier puts before any later load or store: fence.sc, because acq_rel does
+ *     not order a store before a later load (store buffering) and quiet means completion;
+ *   - signal_op(SET) is one st.release, signal_op(ADD) one red.release: release is cumulative, so no
+ *     extra fence; waits poll with relaxed loads and end with one acquire.
+ * Every wait is bounded: past SYMMEM_WAIT_TIMEOUT seconds it prints what it waited for and traps
+ * (the kernel fails instead of hanging forever).
  *
  * Thread, warp and block variants: *_warp must be called by every thread of the warp with the same
  * arguments, *_block by every thread of the block; they return when the whole group's copy is
@@ -27,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cuda/atomic>
 
@@ -53,6 +60,74 @@ __device__ __forceinline__ void fence_scope(bool gpu_scope) {
     asm volatile("fence.acq_rel.gpu;" ::: "memory");
   } else {
     asm volatile("fence.acq_rel.sys;" ::: "memory");
+  }
+}
+
+/* quiet: a sequentially consistent fence also orders earlier stores before later loads. */
+__device__ __forceinline__ void fence_sc(bool gpu_scope) {
+  if (gpu_scope) {
+    asm volatile("fence.sc.gpu;" ::: "memory");
+  } else {
+    asm volatile("fence.sc.sys;" ::: "memory");
+  }
+}
+
+/* Strong (relaxed) loads and stores of 1, 2, 4 or 8 bytes at GPU or system scope: what p and g
+ * are. A plain access may be split, merged or served from a stale L1 line; a volatile one is
+ * system-scope on every peer. */
+template <typename T>
+__device__ __forceinline__ T ld_strong(const T *p, bool gpu_scope) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");
+  T out;
+  if constexpr (sizeof(T) == 1) {
+    uint16_t v;
+    if (gpu_scope) asm volatile("ld.relaxed.gpu.global.u8 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+    else asm volatile("ld.relaxed.sys.global.u8 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+    const uint8_t b = (uint8_t)v;
+    memcpy(&out, &b, 1);
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t v;
+    if (gpu_scope) asm volatile("ld.relaxed.gpu.global.u16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+    else asm volatile("ld.relaxed.sys.global.u16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+    memcpy(&out, &v, 2);
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t v;
+    if (gpu_scope) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    else asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    memcpy(&out, &v, 4);
+  } else {
+    uint64_t v;
+    if (gpu_scope) asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    else asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    memcpy(&out, &v, 8);
+  }
+  return out;
+}
+
+template <typename T>
+__device__ __forceinline__ void st_strong(T *p, T value, bool gpu_scope) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");
+  if constexpr (sizeof(T) == 1) {
+    uint8_t b;
+    memcpy(&b, &value, 1);
+    const uint16_t v = b;
+    if (gpu_scope) asm volatile("st.relaxed.gpu.global.u8 [%0], %1;" ::"l"(p), "h"(v) : "memory");
+    else asm volatile("st.relaxed.sys.global.u8 [%0], %1;" ::"l"(p), "h"(v) : "memory");
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t v;
+    memcpy(&v, &value, 2);
+    if (gpu_scope) asm volatile("st.relaxed.gpu.global.u16 [%0], %1;" ::"l"(p), "h"(v) : "memory");
+    else asm volatile("st.relaxed.sys.global.u16 [%0], %1;" ::"l"(p), "h"(v) : "memory");
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t v;
+    memcpy(&v, &value, 4);
+    if (gpu_scope) asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+    else asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  } else {
+    uint64_t v;
+    memcpy(&v, &value, 8);
+    if (gpu_scope) asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+    else asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
   }
 }
 
@@ -199,19 +274,39 @@ __device__ __forceinline__ void wait_epoch(const uint64_t *p, uint64_t epoch, bo
   (void)ld_acquire(p, gpu_scope);
 }
 
+/* `me` is this PE's index among the n members, `sync_of(i)` member i's team sync area as mapped
+ * here; `pe` only names this PE in a timeout message. */
 template <typename SyncOf>
-__device__ __forceinline__ void dissemination(symmem_device_sync *mine, int me, int n, bool gpu_scope,
-                                              uint64_t limit_ns, SyncOf sync_of) {
+__device__ __forceinline__ void dissemination(symmem_device_team_sync *mine, int me, int n, bool gpu_scope,
+                                              uint64_t limit_ns, int pe, SyncOf sync_of) {
   uint64_t *ep = &mine->barrier_epoch;  // only this PE's GPU writes it, one barrier at a time
   const uint64_t epoch = ld_relaxed(ep, true) + 1;
   for (int k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
     const int to = (me + dist) % n;
     st_release(&sync_of(to)->slot[k][0], epoch, gpu_scope);
-    wait_epoch(&mine->slot[k][0], epoch, gpu_scope, limit_ns, me);
+    wait_epoch(&mine->slot[k][0], epoch, gpu_scope, limit_ns, pe);
   }
   // Stored last, so the first flag's release does not wait for this store to reach L2.
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
 }
+
+/* Thread groups for the warp and block forms: every thread of the group calls with the same
+ * arguments; idx/size split the work and sync() joins the group. */
+struct group_thread {
+  static __device__ __forceinline__ size_t idx() { return 0; }
+  static __device__ __forceinline__ size_t size() { return 1; }
+  static __device__ __forceinline__ void sync() {}
+};
+struct group_warp {
+  static __device__ __forceinline__ size_t idx() { return lane_id(); }
+  static __device__ __forceinline__ size_t size() { return 32; }
+  static __device__ __forceinline__ void sync() { __syncwarp(); }
+};
+struct group_block {
+  static __device__ __forceinline__ size_t idx() { return block_tid(); }
+  static __device__ __forceinline__ size_t size() { return block_threads(); }
+  static __device__ __forceinline__ void sync() { __syncthreads(); }
+};
 
 }  // namespace detail
 
@@ -220,6 +315,7 @@ __device__ __forceinline__ void dissemination(symmem_device_sync *mine, int me, 
 namespace {
 __constant__ symmem_device_state symmem_state_;
 
+#ifndef SYMMEM_DEVICE_LIBRARY /* libsymmem's own kernels get the state from the runtime directly */
 void symmem_state_update(const symmem_device_state *s, void *) {
   cudaError_t e = cudaMemcpyToSymbol(symmem_state_, s, sizeof *s);
   if (e != cudaSuccess) {
@@ -233,11 +329,13 @@ struct symmem_state_registrar {
   symmem_state_registrar() { symmem_device_state_register(&symmem_state_update, nullptr); }
 };
 symmem_state_registrar symmem_state_registrar_instance_;
+#endif
 }  // namespace
 
 namespace detail {
 
 __device__ __forceinline__ const symmem_device_state &st() { return symmem_state_; }
+/* Fences that cover every peer: GPU scope only when every peer is on this GPU. */
 __device__ __forceinline__ bool gpu_scope() { return symmem_state_.gpu_scope_ok != 0; }
 
 __device__ __noinline__ inline void bad_target(const void *addr, int pe, const char *call) {
@@ -250,27 +348,53 @@ __device__ __noinline__ inline void bad_target(const void *addr, int pe, const c
   __trap();
 }
 
+/* PE pe's entry of the peer table: its heap base here | SYMMEM_DEVICE_PEER_SYS; 0 when not mapped. */
+__device__ __forceinline__ uint64_t peer_entry(int pe) {
+  if ((unsigned)pe >= (unsigned)symmem_state_.n_pes) return 0;
+  return pe < SYMMEM_DEVICE_MAX_PES ? symmem_state_.peer_base[pe] : symmem_state_.peer_base_ext[pe];
+}
+
 /* Where symmetric address `addr` of PE `pe` lives in this process (traps when it does not). */
 template <typename T>
 __device__ __forceinline__ T *peer(const T *addr, int pe, const char *call) {
   const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
-  uint64_t base = 0;
-  if ((unsigned)pe < (unsigned)symmem_state_.n_pes && off < symmem_state_.heap_size) {
-    base = pe < SYMMEM_DEVICE_MAX_PES ? symmem_state_.peer_base[pe] : symmem_state_.peer_base_ext[pe];
-  }
+  const uint64_t base = off < symmem_state_.heap_size ? peer_entry(pe) : 0;
   if (base == 0) bad_target(addr, pe, call);
-  return (T *)(base + off);
+  return (T *)((base & ~SYMMEM_DEVICE_PEER_SYS) + off);
+}
+
+/* Scope of accesses to PE pe: GPU when its heap is on this GPU. */
+__device__ __forceinline__ bool peer_gpu_scope(int pe) { return (peer_entry(pe) & SYMMEM_DEVICE_PEER_SYS) == 0; }
+
+__device__ __noinline__ inline void bad_team(int team, const char *call) {
+  printf("symmem: PE %d: %s: team %d is not a team of this PE (destroyed, never created, or this PE is not a "
+         "member); pass a team handle this PE got from a split\n",
+         symmem_state_.my_pe, call, team);
+  __trap();
+}
+
+/* A team's geometry; world (0) without a memory load. */
+__device__ __forceinline__ symmem_device_team team_of(int team, const char *call) {
+  if (team == 0) return symmem_device_team{0, 1, symmem_state_.n_pes, symmem_state_.my_pe};
+  if ((unsigned)team >= SYMMEM_DEVICE_MAX_TEAMS || symmem_state_.teams == nullptr) bad_team(team, call);
+  const symmem_device_team t = symmem_state_.teams[team];
+  if (t.size <= 0 || t.my_index < 0) bad_team(team, call);
+  return t;
 }
 
 __device__ __forceinline__ symmem_device_sync *sync_of(int pe) {
   return peer((symmem_device_sync *)(symmem_state_.heap_base + symmem_state_.sync_offset), pe, "barrier");
 }
 
-__device__ __forceinline__ void barrier_core() {
+/* The dissemination barrier of a team over its slot of every member's sync area. */
+__device__ __forceinline__ void team_barrier_core(int team, const char *call) {
   const symmem_device_state &s = symmem_state_;
-  detail::dissemination(sync_of(s.my_pe), s.my_pe, s.n_pes, s.gpu_scope_ok != 0, s.spin_limit_ns,
-                        [](int pe) { return sync_of(pe); });
+  const symmem_device_team t = team_of(team, call);
+  detail::dissemination(&sync_of(s.my_pe)->team[team], t.my_index, t.size, s.gpu_scope_ok != 0, s.spin_limit_ns,
+                        s.my_pe, [team, t](int i) { return &sync_of(t.start + i * t.stride)->team[team]; });
 }
+
+__device__ __forceinline__ void barrier_core() { team_barrier_core(0, "barrier"); }
 
 }  // namespace detail
 
@@ -282,15 +406,14 @@ __device__ __forceinline__ int n_pes() { return symmem_state_.n_pes; }
 template <typename T>
 __device__ __forceinline__ T *ptr(const T *addr, int pe) {
   const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
-  if ((unsigned)pe >= (unsigned)symmem_state_.n_pes || off >= symmem_state_.heap_size) return nullptr;
-  uint64_t base = pe < SYMMEM_DEVICE_MAX_PES ? symmem_state_.peer_base[pe] : symmem_state_.peer_base_ext[pe];
-  return base == 0 ? nullptr : (T *)(base + off);
+  const uint64_t base = off < symmem_state_.heap_size ? detail::peer_entry(pe) : 0;
+  return base == 0 ? nullptr : (T *)((base & ~SYMMEM_DEVICE_PEER_SYS) + off);
 }
 __device__ __forceinline__ void *ptr(const void *addr, int pe) { return ptr((const char *)addr, pe); }
 
 /* ---- ordering --------------------------------------------------------------------------------- */
 __device__ __forceinline__ void fence() { detail::fence_scope(detail::gpu_scope()); }
-__device__ __forceinline__ void quiet() { detail::fence_scope(detail::gpu_scope()); }
+__device__ __forceinline__ void quiet() { detail::fence_sc(detail::gpu_scope()); }
 
 /* ---- RMA: bytes ------------------------------------------------------------------------------- */
 __device__ __forceinline__ void putmem(void *dest, const void *source, size_t n, int pe) {
@@ -335,11 +458,11 @@ __device__ __forceinline__ void getmem_nbi_block(void *d, const void *s, size_t 
 /* ---- RMA: typed ------------------------------------------------------------------------------- */
 template <typename T>
 __device__ __forceinline__ void p(T *dest, T value, int pe) {
-  *detail::peer(dest, pe, "p") = value;
+  detail::st_strong(detail::peer(dest, pe, "p"), value, detail::peer_gpu_scope(pe));
 }
 template <typename T>
 __device__ __forceinline__ T g(const T *source, int pe) {
-  return *(const volatile T *)detail::peer(source, pe, "g");
+  return detail::ld_strong(detail::peer(source, pe, "g"), detail::peer_gpu_scope(pe));
 }
 template <typename T>
 __device__ __forceinline__ void put(T *d, const T *s, size_t nelems, int pe) { putmem(d, s, nelems * sizeof(T), pe); }
@@ -363,7 +486,7 @@ namespace detail {
 template <typename T, typename F>
 __device__ __forceinline__ T amo(T *dest, int pe, const char *call, F f) {
   T *t = peer(dest, pe, call);
-  if (gpu_scope()) return f(::cuda::atomic_ref<T, ::cuda::thread_scope_device>(*t));
+  if (peer_gpu_scope(pe)) return f(::cuda::atomic_ref<T, ::cuda::thread_scope_device>(*t));
   return f(::cuda::atomic_ref<T, ::cuda::thread_scope_system>(*t));
 }
 }  // namespace detail
@@ -411,15 +534,15 @@ template <typename T>
 __device__ __forceinline__ void atomic_xor(T *dest, T value, int pe) { (void)atomic_fetch_xor(dest, value, pe); }
 
 /* ---- signals ---------------------------------------------------------------------------------- */
-/* SYMMEM_SIGNAL_SET stores the value with release semantics; SYMMEM_SIGNAL_ADD adds it atomically
- * after a fence, so the data put before it is visible to whoever sees the signal. */
+/* SYMMEM_SIGNAL_SET is one release store, SYMMEM_SIGNAL_ADD one release add: a release is
+ * cumulative, so the data this thread put (and what a __syncthreads made visible to it) is visible
+ * to whoever acquires the signal. Scope: the fences' (every peer), since the data may have gone to
+ * other PEs than the signal. */
 __device__ __forceinline__ void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
   uint64_t *t = detail::peer(sig_addr, pe, "signal_op");
   if (sig_op == SYMMEM_SIGNAL_SET) {
-    detail::fence_scope(detail::gpu_scope());
     detail::st_release(t, signal, detail::gpu_scope());
   } else if (sig_op == SYMMEM_SIGNAL_ADD) {
-    detail::fence_scope(detail::gpu_scope());
     if (detail::gpu_scope()) {
       ::cuda::atomic_ref<uint64_t, ::cuda::thread_scope_device>(*t).fetch_add(signal, ::cuda::memory_order_release);
     } else {
@@ -491,23 +614,37 @@ __device__ __noinline__ void wait_until_timeout(const T *ivar, int cmp) {
          symmem_state_.my_pe, (const void *)ivar, cmp);
   __trap();
 }
+/* Relaxed polls at the job's scope (the writer may be any peer), then one fence: a relaxed read
+ * that saw the value followed by fence.acq_rel is an acquire pattern. */
 template <typename T>
 __device__ __forceinline__ void wait_until(T *ivar, int cmp, T value) {
-  const volatile T *v = ivar;
-  if (!detail::compare_t<T>(*v, cmp, value)) {
+  const bool sc = detail::gpu_scope();
+  if (!detail::compare_t<T>(detail::ld_strong(ivar, sc), cmp, value)) {
     const uint64_t start = detail::globaltimer();
     uint32_t turns = 0;
-    while (!detail::compare_t<T>(*v, cmp, value)) {
+    while (!detail::compare_t<T>(detail::ld_strong(ivar, sc), cmp, value)) {
       if (detail::spin_expired(start, symmem_state_.spin_limit_ns, turns)) wait_until_timeout(ivar, cmp);
     }
   }
-  detail::fence_scope(detail::gpu_scope());  // later loads see what the writer put before the flag
+  detail::fence_scope(sc);  // later loads see what the writer put before the flag
 }
 template <typename T>
 __device__ __forceinline__ int test(T *ivar, int cmp, T value) {
-  const int r = detail::compare_t<T>(*(const volatile T *)ivar, cmp, value) ? 1 : 0;
+  const int r = detail::compare_t<T>(detail::ld_strong(ivar, detail::gpu_scope()), cmp, value) ? 1 : 0;
   if (r) detail::fence_scope(detail::gpu_scope());
   return r;
+}
+
+/* ---- strided RMA: element i goes from source[i * sst] to dest[i * dst] ------------------------- */
+template <typename T>
+__device__ __forceinline__ void iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
+  T *d = n != 0 ? detail::peer(dest, pe, "iput") : dest;
+  for (size_t i = 0; i < n; ++i) d[(ptrdiff_t)i * dst] = source[(ptrdiff_t)i * sst];
+}
+template <typename T>
+__device__ __forceinline__ void iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
+  const T *s = n != 0 ? detail::peer(source, pe, "iget") : source;
+  for (size_t i = 0; i < n; ++i) dest[(ptrdiff_t)i * dst] = s[(ptrdiff_t)i * sst];
 }
 
 /* ---- barriers --------------------------------------------------------------------------------- */
@@ -525,10 +662,7 @@ __device__ __forceinline__ void barrier_all_block() {
 }
 __device__ __forceinline__ void sync_all_block() {
   __syncthreads();
-  if (detail::block_tid() == 0) {
-    fence();
-    sync_all();
-  }
+  if (detail::block_tid() == 0) sync_all();
   __syncthreads();
 }
 __device__ __forceinline__ void barrier_all_warp() {
@@ -538,15 +672,54 @@ __device__ __forceinline__ void barrier_all_warp() {
 }
 __device__ __forceinline__ void sync_all_warp() {
   __syncwarp();
-  if (detail::lane_id() == 0) {
-    fence();
-    sync_all();
-  }
+  if (detail::lane_id() == 0) sync_all();
   __syncwarp();
+}
+
+/* ---- teams ------------------------------------------------------------------------------------ */
+/* `team` is a team index (NVSHMEM's nvshmem_team_t): 0 is the world. */
+__device__ __forceinline__ int team_my_pe(int team) {
+  if (team == 0) return symmem_state_.my_pe;
+  if ((unsigned)team >= SYMMEM_DEVICE_MAX_TEAMS || symmem_state_.teams == nullptr) return -1;
+  const symmem_device_team t = symmem_state_.teams[team];
+  return t.size > 0 ? t.my_index : -1;
+}
+__device__ __forceinline__ int team_n_pes(int team) {
+  if (team == 0) return symmem_state_.n_pes;
+  if ((unsigned)team >= SYMMEM_DEVICE_MAX_TEAMS || symmem_state_.teams == nullptr) return -1;
+  const symmem_device_team t = symmem_state_.teams[team];
+  return t.size > 0 && t.my_index >= 0 ? t.size : -1;
+}
+/* PE `pe` of team `src` as a PE of team `dst`; -1 when it is not a member. */
+__device__ __forceinline__ int team_translate_pe(int src, int pe, int dst) {
+  if ((unsigned)src >= SYMMEM_DEVICE_MAX_TEAMS || (unsigned)dst >= SYMMEM_DEVICE_MAX_TEAMS) return -1;
+  const symmem_device_team a = src == 0 ? detail::team_of(0, "") : symmem_state_.teams[src];
+  const symmem_device_team b = dst == 0 ? detail::team_of(0, "") : symmem_state_.teams[dst];
+  if (a.size <= 0 || b.size <= 0 || pe < 0 || pe >= a.size) return -1;
+  const int world = a.start + pe * a.stride, d = world - b.start;
+  if (b.size == 1) return d == 0 ? 0 : -1;
+  if (b.stride <= 0 || d % b.stride != 0) return -1;
+  const int i = d / b.stride;
+  return i >= 0 && i < b.size ? i : -1;
+}
+/* Barrier (quiet + sync) and sync over a team, one thread of the PE; *_warp / *_block forms. Puts
+ * are performed stores, and the flag stores are releases: barrier and sync are one barrier. */
+__device__ __forceinline__ void team_sync(int team) { detail::team_barrier_core(team, "team_sync"); }
+__device__ __forceinline__ void team_barrier(int team) { detail::team_barrier_core(team, "barrier"); }
+template <typename G>
+__device__ __forceinline__ void team_sync_group(int team) {
+  G::sync();
+  if (G::idx() == 0) detail::team_barrier_core(team, "team_sync");
+  G::sync();
 }
 #endif /* SYMMEM_DEVICE_NO_STATE */
 
 }  // namespace device
 }  // namespace symmem
+
+#ifndef SYMMEM_DEVICE_NO_STATE
+#include "symmem/detail/coll.cuh"
+#include "symmem/detail/waits.cuh"
+#endif
 
 #endif /* SYMMEM_DEVICE_CUH */

@@ -18,7 +18,9 @@ namespace symmem::cuda {
   X(cuStreamSynchronize) X(cuMemGetAllocationGranularity) X(cuMemAddressReserve) X(cuMemAddressFree)  \
   X(cuMemCreate) X(cuMemRelease) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess)                          \
   X(cuMemExportToShareableHandle) X(cuMemImportFromShareableHandle) X(cuMemcpyAsync)                   \
-  X(cuMemsetD8Async) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemHostAlloc) X(cuMemFreeHost)
+  X(cuMemsetD8Async) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemHostAlloc) X(cuMemFreeHost)         \
+  X(cuMemcpyHtoDAsync) X(cuModuleGetGlobal) X(cuLibraryGetGlobal) X(cuMemRetainAllocationHandle)       \
+  X(cuMemGetAddressRange) X(cuPointerGetAttribute)
 
 struct driver_api {
 #define SYMMEM_CU_MEMBER(name) decltype(&::name) name = nullptr;

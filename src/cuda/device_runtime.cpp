@@ -1,5 +1,6 @@
 // symmem: the runtime side of the device API: the device sync area, the device-state registry,
 // the *_on_stream host routines, host AMOs on a GPU heap, and completing a PE's GPU work.
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -9,6 +10,7 @@
 
 #include "core/state.h"
 #include "cuda/cu_api.h"
+#include "cuda/device_runtime.h"
 #include "cuda/gpu.h"
 #include "cuda/kernels.h"
 #include "symmem/cuda.h"
@@ -18,7 +20,12 @@ namespace symmem::cuda {
 namespace {
 
 std::mutex g_reg_mutex;
-std::vector<std::pair<symmem_device_state_update_fn, void *>> g_consumers;
+// A function-local static: device code in other shared objects registers from their static
+// constructors, which may run before this file's globals are constructed.
+std::vector<std::pair<symmem_device_state_update_fn, void *>> &consumers() {
+  static std::vector<std::pair<symmem_device_state_update_fn, void *>> c;
+  return c;
+}
 symmem_device_state g_state{};  // version 0 outside init..finalize
 CUdeviceptr g_ext_table = 0;    // peer table for jobs of more than SYMMEM_DEVICE_MAX_PES PEs
 std::mutex g_amo_mutex;
@@ -26,16 +33,19 @@ uint64_t *g_amo_result = nullptr;  // host-mapped: the AMO kernel writes the old
 
 }  // namespace
 
+std::atomic<bool> g_gpu_heap_requested{false};
+
 bool device_code_present() {
   std::lock_guard<std::mutex> lock(g_reg_mutex);
-  return !g_consumers.empty();
+  return !consumers().empty() || g_gpu_heap_requested.load();
 }
 
 namespace {
 
 void publish() {
   std::lock_guard<std::mutex> lock(g_reg_mutex);
-  for (auto &[fn, ctx] : g_consumers) fn(&g_state, ctx);
+  for (auto &[fn, ctx] : consumers()) fn(&g_state, ctx);
+  publish_library_state(&g_state);
 }
 
 status fill_state(size_t sync_offset) {
@@ -52,6 +62,9 @@ status fill_state(size_t sync_offset) {
   std::vector<uint64_t> table(static_cast<size_t>(g.n_pes));
   for (int p = 0; p < g.n_pes; ++p) {
     table[static_cast<size_t>(p)] = reinterpret_cast<uint64_t>(g.peer_table[static_cast<size_t>(p)]);
+    // Per peer: system scope for a heap on another GPU (device_state.h).
+    const bool same = static_cast<size_t>(p) < gpu.peer_same_gpu.size() && gpu.peer_same_gpu[static_cast<size_t>(p)] != 0;
+    if (table[static_cast<size_t>(p)] != 0 && !same) table[static_cast<size_t>(p)] |= SYMMEM_DEVICE_PEER_SYS;
     if (p < SYMMEM_DEVICE_MAX_PES) g_state.peer_base[p] = table[static_cast<size_t>(p)];
   }
   if (g.n_pes > SYMMEM_DEVICE_MAX_PES) {
@@ -60,13 +73,15 @@ status fill_state(size_t sync_offset) {
     if (e != CUDA_SUCCESS) return cu_fail(e, "init", "storing the device peer table", "use fewer PEs");
     g_state.peer_base_ext = reinterpret_cast<uint64_t *>(g_ext_table);
   }
+  g_state.teams = team_table();
   g_state.version = SYMMEM_DEVICE_STATE_VERSION;
   return ok_status;
 }
 
-symmem_device_sync *sync_area(int pe) {
-  return reinterpret_cast<symmem_device_sync *>(core::g.peer_table[static_cast<size_t>(pe)] + g_state.sync_offset);
-}
+}  // namespace
+
+size_t device_sync_offset() { return g_state.sync_offset; }
+const symmem_device_state &device_state() { return g_state; }
 
 bool gpu_heap(const char *call) {
   core::require_init(call);
@@ -83,6 +98,17 @@ void check_launch(int err, const char *call) {
   if (err != 0) fatal(call, "launching the kernel failed: %s", launch_error_text(err));
 }
 
+int wave_blocks() {
+  static int blocks = [] {
+    int sms = 0;
+    (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu.ordinal);
+    return sms > 0 ? 2 * sms : 264;  // two 1024-thread blocks per SM: one full wave
+  }();
+  return blocks;
+}
+
+namespace {
+
 void check_cu(CUresult e, const char *call, const char *what) {
   if (e != CUDA_SUCCESS) fatal(call, "%s: %s", what, cu_text(e).c_str());
 }
@@ -94,11 +120,7 @@ void check_cu(CUresult e, const char *call, const char *what) {
 constexpr size_t kernel_copy_limit = size_t(32) << 20;
 
 void stream_copy(void *dst, const void *src, size_t n, const void *user_buf, cudaStream_t stream, const char *call) {
-  static int max_blocks = [] {
-    int sms = 0;
-    (void)cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gpu.ordinal);
-    return sms > 0 ? 2 * sms : 264;  // two 1024-thread blocks per SM: one full wave
-  }();
+  const int max_blocks = wave_blocks();
   if (n < kernel_copy_limit && device_accessible(user_buf)) {
     check_launch(launch_copy(dst, src, n, max_blocks, reinterpret_cast<CUstream>(stream)), call);
     return;
@@ -112,16 +134,7 @@ void stream_copy(void *dst, const void *src, size_t n, const void *user_buf, cud
 // what completing earlier puts means for load/store puts (see device.cuh).
 void stream_barrier(cudaStream_t stream, const char *call) {
   gpu_heap(call);
-  barrier_args a{};
-  a.mine = sync_area(core::g.my_pe);
-  a.me = core::g.my_pe;
-  a.gpu_scope = g_state.gpu_scope_ok;
-  a.limit_ns = g_state.spin_limit_ns;
-  const int n = core::g.n_pes;
-  for (int dist = 1; dist < n; dist <<= 1) {
-    a.partner[a.rounds++] = sync_area((a.me + dist) % n);
-  }
-  check_launch(launch_barrier(a, reinterpret_cast<CUstream>(stream)), call);
+  check_launch(launch_barrier(0, reinterpret_cast<CUstream>(stream)), call);
 }
 
 }  // namespace
@@ -145,6 +158,8 @@ status gpu_after_init() {
   }
   SYMMEM_TRY(g.heap->commit(*off, sizeof(symmem_device_sync)));
   g.heap->zero(reinterpret_cast<void *>(g.heap_base + *off), sizeof(symmem_device_sync));
+  sc::g_state.sync_offset = *off;  // teams_init reads it
+  sc::teams_init();
   CUresult e = sc::cu.cuMemHostAlloc(reinterpret_cast<void **>(&sc::g_amo_result), 64,
                               CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
   if (e != CUDA_SUCCESS) {
@@ -171,6 +186,7 @@ void gpu_before_teardown() {
   (void)sc::cu.cuCtxSynchronize();
   sc::g_state = symmem_device_state{};
   sc::publish();
+  sc::teams_fini();
   if (sc::g_ext_table != 0) (void)sc::cu.cuMemFree(sc::g_ext_table);
   sc::g_ext_table = 0;
   if (sc::g_amo_result != nullptr) (void)sc::cu.cuMemFreeHost(sc::g_amo_result);
@@ -191,10 +207,12 @@ uint64_t gpu_amo(int op, void *target, unsigned size, bool is_float, uint64_t a,
 
 extern "C" {
 
+void symmem_request_gpu_heap(void) { sc::g_gpu_heap_requested.store(true); }
+
 void symmem_device_state_register(symmem_device_state_update_fn update, void *ctx) {
   if (update == nullptr) return;
   std::lock_guard<std::mutex> lock(sc::g_reg_mutex);
-  sc::g_consumers.emplace_back(update, ctx);
+  sc::consumers().emplace_back(update, ctx);
   if (sc::g_state.version != 0) update(&sc::g_state, ctx);  // loaded after init (dlopen)
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/error.h"
 
@@ -19,6 +20,8 @@ struct gpu_info {
   CUstream stream = nullptr;  // private, non-blocking: host copies and AMOs never wait on user streams
   bool gpu_scope_ok = false;  // every peer's heap is on this GPU
   bool shared_gpu = false;    // another PE of this host uses the same GPU
+  size_t total_bytes = 0;     // the GPU's memory
+  std::vector<uint8_t> peer_same_gpu;  // per PE: 1 when its heap is on this GPU (GPU-scope accesses)
   char bus_id[32] = {};
 };
 extern gpu_info gpu;
@@ -31,6 +34,10 @@ status cu_fail(CUresult r, const char *call, const char *what, const char *fix);
 // nvcc): each such translation unit registers for the device state at load time. SYMMEM_HEAP=auto
 // puts the heap on the GPU only then, so a CPU program (<shmem.h>) keeps a host heap on a GPU node.
 bool device_code_present();
+// Maps / unmaps a program's own cuMemCreate allocation at heap offset `offset` here and in every
+// node-local peer's window (collective; gpu_provider.cpp).
+status map_user_buffer(size_t offset, size_t length, CUmemGenericAllocationHandle h);
+void unmap_user_buffer(size_t offset, size_t length);
 // Makes this PE's context current on the calling thread (host API calls may come from any thread).
 void make_current();
 

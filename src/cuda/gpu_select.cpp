@@ -142,6 +142,7 @@ gpu_report local_report(const config::settings &cfg, int local_rank) {
   r.ordinal = ordinal;
   r.free_bytes = free_b;
   r.total_bytes = total_b;
+  gpu.total_bytes = total_b;
   std::memcpy(r.bus_id, gpu.bus_id, sizeof r.bus_id);
   return r;
 }
@@ -175,11 +176,13 @@ status check_reports(const std::vector<gpu_report> &all, const config::settings 
     }
     size_t sharing = 0;
     for (const gpu_report &o : all) sharing += same_gpu(o, r) ? 1 : 0;
-    if (want && sharing * cfg.heap_bytes > r.free_bytes) {
-      return fail(SYMMEM_ERR_OUT_OF_MEMORY, "init",
-                  "PE %zu's GPU %d (%s) has %llu bytes free, but the symmetric heap needs %zu bytes for each of the "
-                  "%zu PEs on it; lower SYMMEM_SYMMETRIC_SIZE (or NVSHMEM_SYMMETRIC_SIZE), or put fewer PEs on that GPU",
-                  p, r.ordinal, r.bus_id, static_cast<unsigned long long>(r.free_bytes), cfg.heap_bytes, sharing);
+    // Memory is committed as allocated (like NVSHMEM's growing heap), so heaps larger than the
+    // GPU's free memory are legal until they fill up: say so once, on this PE, and go on.
+    if (want && static_cast<int>(p) == me && sharing * cfg.heap_bytes > r.free_bytes) {
+      warn("GPU %d (%s) has %llu bytes free, less than the %zu PEs on it x %zu bytes of symmetric heap: "
+           "allocations fail once the GPU is full; lower SYMMEM_SYMMETRIC_SIZE (or NVSHMEM_SYMMETRIC_SIZE), or put "
+           "fewer PEs on that GPU",
+           r.ordinal, r.bus_id, static_cast<unsigned long long>(r.free_bytes), sharing, cfg.heap_bytes);
     }
   }
   return ok_status;
@@ -188,9 +191,11 @@ status check_reports(const std::vector<gpu_report> &all, const config::settings 
 void note_sharing(const std::vector<gpu_report> &all, int me) {
   const gpu_report &mine = all[static_cast<size_t>(me)];
   gpu.gpu_scope_ok = true;
+  gpu.peer_same_gpu.assign(all.size(), 0);
   int first_sharer = -1;
   for (size_t p = 0; p < all.size(); ++p) {
     const bool same = same_gpu(all[p], mine);
+    gpu.peer_same_gpu[p] = same ? 1 : 0;
     gpu.gpu_scope_ok = gpu.gpu_scope_ok && same;
     if (same && static_cast<int>(p) != me) gpu.shared_gpu = true;
     if (same && first_sharer < 0) first_sharer = static_cast<int>(p);

@@ -1,6 +1,8 @@
-// symmem: the library's kernels: the on-stream barrier, signal wait and signal op, and host AMOs
-// on a GPU heap. They use the state-free primitives of <symmem/device.cuh>.
-#define SYMMEM_DEVICE_NO_STATE
+// symmem: the library's kernels: on-stream barriers and collectives, copies, signal wait and
+// signal op, and host AMOs on a GPU heap. They use <symmem/device.cuh> with the library's own copy
+// of the device state, which the runtime fills directly (publish_library_state), not through the
+// registry: the registry tells whether the *program* has device code.
+#define SYMMEM_DEVICE_LIBRARY
 #include <cstring>
 
 #include "cuda/kernels.h"
@@ -9,18 +11,12 @@
 namespace symmem::cuda {
 namespace {
 
+namespace sd = symmem::device;
 namespace dd = symmem::device::detail;
 
-// The same dissemination barrier as device::barrier_all (device_state.h), one thread, in stream order.
-__global__ void barrier_kernel(barrier_args a) {
-  uint64_t *ep = &a.mine->barrier_epoch;
-  const uint64_t epoch = dd::ld_relaxed(ep, true) + 1;
-  for (int k = 0; k < a.rounds; ++k) {
-    dd::st_release(&a.partner[k]->slot[k][0], epoch, a.gpu_scope != 0);
-    dd::wait_u64(&a.mine->slot[k][0], SYMMEM_CMP_GE, epoch, a.gpu_scope != 0, a.limit_ns, a.me, "barrier_all_on_stream");
-  }
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
-}
+// The device barrier of a team (world: 0), one thread, in stream order: device and on-stream
+// barriers share the epochs, so they may be mixed.
+__global__ void barrier_kernel(int team) { sd::team_barrier(team); }
 
 // Stream-ordered copies between device-accessible buffers: the whole grid copies (a kernel moves
 // mid-sized buffers faster than the copy engine on this GPU).
@@ -32,8 +28,9 @@ __global__ void signal_wait_kernel(const uint64_t *sig, int cmp, uint64_t value,
   (void)dd::wait_u64(sig, cmp, value, gpu_scope != 0, limit_ns, me, "signal_wait_until_on_stream");
 }
 
+// A release store / release add: cumulative, so it orders this stream's earlier work (kernels
+// and copies completed before this kernel started) before the signal without another fence.
 __global__ void signal_op_kernel(uint64_t *t, uint64_t value, int op, int gpu_scope) {
-  dd::fence_scope(gpu_scope != 0);
   if (op == SYMMEM_SIGNAL_SET) {
     dd::st_release(t, value, gpu_scope != 0);
   } else {
@@ -77,13 +74,203 @@ __global__ void amo_kernel(int op, void *target, unsigned size, bool is_float, u
   __threadfence_system();
 }
 
+// ---- stream collectives -------------------------------------------------------------------------
+// Small collectives: one block does barrier, data and barrier (the device block forms). Large ones:
+// barrier kernel, a grid-wide data kernel (stream order joins the blocks), barrier kernel.
+constexpr size_t fused_limit_bytes = size_t(256) << 10;
+
+template <typename T>
+__global__ void __launch_bounds__(1024) move_block_kernel(coll_args a) {
+  using G = dd::group_block;
+  T *d = static_cast<T *>(a.dest);
+  const T *s = static_cast<const T *>(a.source);
+  if (a.kind == SYMMEM_COLL_BROADCAST) sd::broadcast<T, G>(a.team, d, s, a.nelems, a.root);
+  else if (a.kind == SYMMEM_COLL_FCOLLECT) sd::fcollect<T, G>(a.team, d, s, a.nelems);
+  else sd::alltoall<T, G>(a.team, d, s, a.nelems);
+}
+
+template <typename T>
+__global__ void __launch_bounds__(1024) move_grid_kernel(coll_args a) {
+  const symmem_device_team t = dd::team_of(a.team, "collective");
+  const size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x, nth = (size_t)gridDim.x * blockDim.x;
+  T *d = static_cast<T *>(a.dest);
+  const T *s = static_cast<const T *>(a.source);
+  if (a.kind == SYMMEM_COLL_BROADCAST) dd::broadcast_data(t, d, s, a.nelems, a.root, tid, nth);
+  else if (a.kind == SYMMEM_COLL_FCOLLECT) dd::fcollect_data(t, d, s, a.nelems, tid, nth);
+  else dd::alltoall_data(t, d, s, a.nelems, tid, nth);
+}
+
+template <int OP, typename T>
+__global__ void __launch_bounds__(1024) reduce_block_kernel(coll_args a) {
+  using G = dd::group_block;
+  if (a.kind == SYMMEM_COLL_REDUCE) sd::reduce<OP, T, G>(a.team, (T *)a.dest, (const T *)a.source, a.nelems);
+  else sd::reducescatter<OP, T, G>(a.team, (T *)a.dest, (const T *)a.source, a.nelems);
+}
+
+template <int OP, typename T>
+__global__ void __launch_bounds__(1024) reduce_grid_kernel(coll_args a) {
+  const symmem_device_team t = dd::team_of(a.team, "reduce");
+  const size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x, nth = (size_t)gridDim.x * blockDim.x;
+  const size_t first = a.kind == SYMMEM_COLL_REDUCE ? 0 : (size_t)t.my_index * a.nelems;
+  dd::reduce_data<OP>(t, (T *)a.dest, (const T *)a.source, first, a.nelems, tid, nth);
+}
+
+// ivars[i] as a 64-bit value of its signedness, so one comparison serves every element type.
+__device__ int64_t load_as(const void *p, unsigned size, int is_signed) {
+  const bool sc = dd::gpu_scope();
+  if (size == 2) {
+    const uint16_t v = dd::ld_strong((const uint16_t *)p, sc);
+    return is_signed ? (int64_t)(int16_t)v : (int64_t)v;
+  }
+  if (size == 4) {
+    const uint32_t v = dd::ld_strong((const uint32_t *)p, sc);
+    return is_signed ? (int64_t)(int32_t)v : (int64_t)v;
+  }
+  return (int64_t)dd::ld_strong((const uint64_t *)p, sc);
+}
+
+__device__ bool holds(int64_t v, int cmp, int64_t want, int is_signed) {
+  return is_signed ? dd::compare_t<int64_t>(v, cmp, want) : dd::compare_t<uint64_t>((uint64_t)v, cmp, (uint64_t)want);
+}
+
+__global__ void wait_until_kernel(char *ivars, size_t n, const int *status, int cmp, const char *values, uint64_t value,
+                                  unsigned size, int is_signed) {
+  const uint64_t limit = dd::st().spin_limit_ns;
+  for (size_t i = 0; i < n; ++i) {
+    if (status != nullptr && status[i] != 0) continue;
+    const int64_t want = values == nullptr ? (int64_t)value : load_as(values + i * size, size, is_signed);
+    const uint64_t start = dd::globaltimer();
+    uint32_t turns = 0;
+    int64_t v;
+    while (!holds(v = load_as(ivars + i * size, size, is_signed), cmp, want, is_signed)) {
+      if (dd::spin_expired(start, limit, turns)) {
+        dd::wait_u64_timeout((const uint64_t *)(ivars + i * size), cmp, (uint64_t)want, (uint64_t)v, dd::st().my_pe,
+                             "wait_until_on_stream");
+      }
+    }
+  }
+  dd::fence_scope(dd::gpu_scope());
+}
+
 int last() { return static_cast<int>(cudaGetLastError()); }
+
+unsigned grid_for(size_t bytes, int max_blocks) {
+  size_t blocks = (bytes + (size_t(64) << 10) - 1) / (size_t(64) << 10);  // 64 KiB per 1024-thread block
+  return (unsigned)(blocks < 1 ? 1 : blocks > (size_t)max_blocks ? (size_t)max_blocks : blocks);
+}
+
+template <typename T>
+int launch_move(const coll_args &a, bool fused, int max_blocks, cudaStream_t st) {
+  if (fused) {
+    move_block_kernel<T><<<1, 1024, 0, st>>>(a);
+    return last();
+  }
+  barrier_kernel<<<1, 1, 0, st>>>(a.team);
+  move_grid_kernel<T><<<grid_for(a.nelems * sizeof(T), max_blocks), 1024, 0, st>>>(a);
+  barrier_kernel<<<1, 1, 0, st>>>(a.team);
+  return last();
+}
+
+template <int OP, typename T>
+int launch_reduce_op(const coll_args &a, bool fused, int max_blocks, cudaStream_t st) {
+  if (fused) {
+    reduce_block_kernel<OP, T><<<1, 1024, 0, st>>>(a);
+    return last();
+  }
+  barrier_kernel<<<1, 1, 0, st>>>(a.team);
+  reduce_grid_kernel<OP, T><<<grid_for(a.nelems * sizeof(T), max_blocks), 1024, 0, st>>>(a);
+  barrier_kernel<<<1, 1, 0, st>>>(a.team);
+  return last();
+}
+
+template <typename T>
+constexpr bool bitwise_ok = std::is_integral<T>::value;
+
+template <typename T>
+int launch_reduce(const coll_args &a, bool fused, int max_blocks, cudaStream_t st) {
+  if constexpr (std::is_same<T, double2>::value) {
+    if (a.op == SYMMEM_RED_MAXLOC) return launch_reduce_op<SYMMEM_RED_MAXLOC, T>(a, fused, max_blocks, st);
+    if (a.op == SYMMEM_RED_MINLOC) return launch_reduce_op<SYMMEM_RED_MINLOC, T>(a, fused, max_blocks, st);
+  } else {
+    switch (a.op) {
+      case SYMMEM_RED_SUM: return launch_reduce_op<SYMMEM_RED_SUM, T>(a, fused, max_blocks, st);
+      case SYMMEM_RED_PROD: return launch_reduce_op<SYMMEM_RED_PROD, T>(a, fused, max_blocks, st);
+      case SYMMEM_RED_MIN: return launch_reduce_op<SYMMEM_RED_MIN, T>(a, fused, max_blocks, st);
+      case SYMMEM_RED_MAX: return launch_reduce_op<SYMMEM_RED_MAX, T>(a, fused, max_blocks, st);
+      default:
+        if constexpr (bitwise_ok<T>) {
+          if (a.op == SYMMEM_RED_AND) return launch_reduce_op<SYMMEM_RED_AND, T>(a, fused, max_blocks, st);
+          if (a.op == SYMMEM_RED_OR) return launch_reduce_op<SYMMEM_RED_OR, T>(a, fused, max_blocks, st);
+          if (a.op == SYMMEM_RED_XOR) return launch_reduce_op<SYMMEM_RED_XOR, T>(a, fused, max_blocks, st);
+        }
+    }
+  }
+  return (int)cudaErrorInvalidValue;  // the host entry checked the pair; never reached
+}
+
+template <typename F>
+int with_dtype(int dtype, F f) {
+  switch (dtype) {
+    case SYMMEM_DT_CHAR: return f((char *)nullptr);
+    case SYMMEM_DT_SCHAR: return f((signed char *)nullptr);
+    case SYMMEM_DT_UCHAR: return f((unsigned char *)nullptr);
+    case SYMMEM_DT_SHORT: return f((short *)nullptr);
+    case SYMMEM_DT_USHORT: return f((unsigned short *)nullptr);
+    case SYMMEM_DT_INT: return f((int *)nullptr);
+    case SYMMEM_DT_UINT: return f((unsigned *)nullptr);
+    case SYMMEM_DT_LONG: return f((long *)nullptr);
+    case SYMMEM_DT_ULONG: return f((unsigned long *)nullptr);
+    case SYMMEM_DT_LONGLONG: return f((long long *)nullptr);
+    case SYMMEM_DT_ULONGLONG: return f((unsigned long long *)nullptr);
+    case SYMMEM_DT_FLOAT: return f((float *)nullptr);
+    case SYMMEM_DT_DOUBLE: return f((double *)nullptr);
+    case SYMMEM_DT_HALF: return f((__half *)nullptr);
+    case SYMMEM_DT_BFLOAT16: return f((__nv_bfloat16 *)nullptr);
+    case SYMMEM_DT_DOUBLE2: return f((double2 *)nullptr);
+    default: return (int)cudaErrorInvalidValue;
+  }
+}
+
+// The team-index agreement (teams.cpp): between two barriers of the parent, OR every member's mask.
+__global__ void team_agree_kernel(int parent, uint64_t *out) {
+  const symmem_device_team t = dd::team_of(parent, "team_split");
+  sd::team_barrier(parent);
+  uint64_t m = 0;
+  for (int i = 0; i < t.size; ++i) m |= dd::ld_strong(&dd::sync_of(dd::member_pe(t, i))->team_masks[0][0], true);
+  sd::team_barrier(parent);
+  *(volatile uint64_t *)out = m;
+  __threadfence_system();
+}
+
+__global__ void p_kernel(void *dest, uint64_t v, unsigned size) {
+  if (size == 1) dd::st_strong((uint8_t *)dest, (uint8_t)v, false);
+  else if (size == 2) dd::st_strong((uint16_t *)dest, (uint16_t)v, false);
+  else if (size == 4) dd::st_strong((uint32_t *)dest, (uint32_t)v, false);
+  else dd::st_strong((uint64_t *)dest, v, false);
+}
+
+// The signal after a stream-ordered copy: the copy kernel ended, so its stores are performed; the
+// release (cumulative over what this thread observes in stream order) publishes them.
+__global__ void signal_after_kernel(uint64_t *sig, uint64_t v, int op) {
+  if (op == SYMMEM_SIGNAL_SET) dd::st_release(sig, v, dd::gpu_scope());
+  else if (dd::gpu_scope()) ::cuda::atomic_ref<uint64_t, ::cuda::thread_scope_device>(*sig).fetch_add(v, ::cuda::memory_order_release);
+  else ::cuda::atomic_ref<uint64_t, ::cuda::thread_scope_system>(*sig).fetch_add(v, ::cuda::memory_order_release);
+}
+
 
 }  // namespace
 
-int launch_barrier(const barrier_args &a, CUstream stream) {
-  barrier_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(a);
+int launch_barrier(int team, CUstream stream) {
+  barrier_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(team);
   return last();
+}
+
+void publish_library_state(const symmem_device_state *s) {
+  cudaError_t e = cudaMemcpyToSymbol(symmem::device::symmem_state_, s, sizeof *s);
+  if (e != cudaSuccess) {
+    fprintf(stderr, "symmem: PE %d: init: cannot publish the device state to the library's kernels: %s\n", s->my_pe,
+            cudaGetErrorString(e));
+  }
 }
 
 int launch_copy(void *dst, const void *src, size_t n, int max_blocks, CUstream stream) {
@@ -119,6 +306,48 @@ int launch_signal_op(uint64_t *target, uint64_t value, int op, int gpu_scope, CU
 int launch_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b, uint64_t *result,
                CUstream stream) {
   amo_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(op, target, size, is_float, a, b, result);
+  return last();
+}
+
+int launch_collective(const coll_args &a, int max_blocks, CUstream stream) {
+  cudaStream_t st = reinterpret_cast<cudaStream_t>(stream);
+  if (a.kind == SYMMEM_COLL_BARRIER || a.kind == SYMMEM_COLL_SYNC) return launch_barrier(a.team, stream);
+  return with_dtype(a.dtype, [&](auto *type) {
+    using T = std::remove_pointer_t<decltype(type)>;
+    const size_t bytes = a.nelems * sizeof(T);
+    if (a.kind == SYMMEM_COLL_REDUCE || a.kind == SYMMEM_COLL_REDUCESCATTER) {
+      const size_t src_bytes = a.kind == SYMMEM_COLL_REDUCE ? bytes : bytes * (size_t)a.team_size;
+      const bool in_place = dd::overlaps(a.dest, bytes, a.source, src_bytes);
+      return launch_reduce<T>(a, in_place || bytes <= fused_limit_bytes, max_blocks, st);
+    }
+    return launch_move<T>(a, bytes <= fused_limit_bytes, max_blocks, st);
+  });
+}
+
+int launch_wait_until(void *ivars, size_t n, const int *status, int cmp, const void *values, uint64_t value,
+                      unsigned size, int is_signed, CUstream stream) {
+  wait_until_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(
+      static_cast<char *>(ivars), n, status, cmp, static_cast<const char *>(values), value, size, is_signed);
+  return last();
+}
+
+int launch_team_agree(int parent, uint64_t *out, CUstream stream) {
+  team_agree_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(parent, out);
+  return last();
+}
+
+int launch_p(void *dest, uint64_t value, unsigned size, CUstream stream) {
+  p_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(dest, value, size);
+  return last();
+}
+
+int launch_put_signal(void *dest, const void *src, size_t n, uint64_t *sig, uint64_t value, int op, int max_blocks,
+                      CUstream stream) {
+  if (n != 0) {
+    const int e = launch_copy(dest, src, n, max_blocks, stream);
+    if (e != 0) return e;
+  }
+  signal_after_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(sig, value, op);
   return last();
 }
 

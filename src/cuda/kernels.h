@@ -11,13 +11,17 @@
 
 namespace symmem::cuda {
 
-struct barrier_args {
-  symmem_device_sync *mine;                                // this PE's sync area
-  symmem_device_sync *partner[SYMMEM_DEVICE_SYNC_ROUNDS];  // round k's partner's area, as mapped here
-  int rounds;
-  int me;
-  int gpu_scope;
-  uint64_t limit_ns;
+// The arguments of one stream collective (symmem_collective_on_stream).
+struct coll_args {
+  int kind;   // symmem_coll_kind
+  int team;   // team index
+  void *dest;
+  const void *source;
+  size_t nelems;  // elements of dtype (bytes for the moving collectives)
+  int dtype;      // symmem_dtype
+  int op;         // SYMMEM_RED_*
+  int root;
+  int team_size;
 };
 
 // Copies n bytes with a grid of at most max_blocks blocks, in stream order.
@@ -25,7 +29,22 @@ int launch_copy(void *dst, const void *src, size_t n, int max_blocks, CUstream s
 // True when kernels of this GPU can read and write p (device, managed or mapped pinned memory).
 bool device_accessible(const void *p);
 // Each returns the launch's error (cudaError_t as int, 0 on success).
-int launch_barrier(const barrier_args &a, CUstream stream);
+int launch_barrier(int team, CUstream stream);
+// One collective in stream order: a fused one-block kernel for small sizes, barrier + grid-wide
+// data kernel + barrier for large ones. max_blocks bounds the grid.
+int launch_collective(const coll_args &a, int max_blocks, CUstream stream);
+// Collective over team `parent`: *out = OR of the members' team_masks[0][0] (teams.cpp).
+int launch_team_agree(int parent, uint64_t *out, CUstream stream);
+// p in stream order: stores `size` bytes of `value` at dest (a peer address) with a strong store.
+int launch_p(void *dest, uint64_t value, unsigned size, CUstream stream);
+// putmem + signal in stream order: a grid copies, then one thread signals (release).
+int launch_put_signal(void *dest, const void *src, size_t n, uint64_t *sig, uint64_t value, int op, int max_blocks,
+                      CUstream stream);
+// Waits (one thread, bounded) until every active ivars[i] compares true; see symmem_wait_until_on_stream.
+int launch_wait_until(void *ivars, size_t n, const int *status, int cmp, const void *values, uint64_t value,
+                      unsigned size, int is_signed, CUstream stream);
+// Copies the job's state into the library's kernels (at init and finalize).
+void publish_library_state(const symmem_device_state *s);
 int launch_signal_wait(const uint64_t *sig, int cmp, uint64_t value, int gpu_scope, uint64_t limit_ns, int me,
                        CUstream stream);
 int launch_signal_op(uint64_t *target, uint64_t value, int op, int gpu_scope, CUstream stream);

@@ -14,12 +14,26 @@
 extern "C" {
 #endif
 
-#define SYMMEM_DEVICE_STATE_VERSION 1
+#define SYMMEM_DEVICE_STATE_VERSION 2
 /* Peers listed inline (in __constant__ memory); more PEs use peer_base_ext. Kept small because
  * every translation unit that includes device.cuh holds its own copy, and an -rdc program links
  * them all into one module with 64 KiB of constant memory. */
 #define SYMMEM_DEVICE_MAX_PES 256
 #define SYMMEM_DEVICE_SYNC_ROUNDS 32 /* dissemination rounds: 2^32 PEs */
+/* Teams kernels can name (NVSHMEM's nvshmem_team_t is an index into this table): 0 world, 1 shared,
+ * 2 node, 3 same-local-rank-across-nodes; split teams take free indices agreed over their parent. */
+#define SYMMEM_DEVICE_MAX_TEAMS 64
+/* peer_base[p] has this bit set when PE p's heap is on another GPU: accesses to it need system
+ * scope (granules are 2 MiB aligned, so the low bits of a base are free). */
+#define SYMMEM_DEVICE_PEER_SYS 1ull
+
+/* A team as kernels see it: world PE of member i is start + i * stride. size 0: no such team. */
+typedef struct symmem_device_team {
+  int32_t start;
+  int32_t stride;
+  int32_t size;
+  int32_t my_index; /* this PE's index in the team; -1 when it is not a member */
+} symmem_device_team;
 
 typedef struct symmem_device_state {
   uint32_t version;      /* SYMMEM_DEVICE_STATE_VERSION; 0 when not initialized */
@@ -32,7 +46,9 @@ typedef struct symmem_device_state {
   uint64_t sync_bytes;
   uint64_t spin_limit_ns; /* a device wait longer than this traps with a message; 0: wait forever */
   uint64_t *peer_base_ext; /* device array [n_pes] when n_pes > SYMMEM_DEVICE_MAX_PES, else NULL */
-  uint64_t peer_base[SYMMEM_DEVICE_MAX_PES]; /* where PE p's heap is mapped here; 0: not accessible */
+  symmem_device_team *teams; /* device array [SYMMEM_DEVICE_MAX_TEAMS], kept current by the runtime */
+  uint64_t peer_base[SYMMEM_DEVICE_MAX_PES]; /* where PE p's heap is mapped here (| SYMMEM_DEVICE_PEER_SYS
+                                                when on another GPU); 0: not accessible */
 } symmem_device_state;
 
 /* The device sync area: one per PE, at heap_base + sync_offset (the first allocation of the heap,
@@ -40,10 +56,17 @@ typedef struct symmem_device_state {
  * Dissemination barrier (Hensgen, Finkel & Manber 1988): in round k, PE i stores its epoch into
  * slot[k] of PE (i + 2^k) mod n and waits until its own slot[k] holds at least that epoch. Epochs
  * only grow, so a slot needs no reset and no double buffering. */
-typedef struct symmem_device_sync {
-  uint64_t barrier_epoch; /* barriers this PE has entered, device and on-stream alike */
+typedef struct symmem_device_team_sync {
+  uint64_t barrier_epoch; /* barriers this PE has entered on the team, device and on-stream alike */
   uint64_t pad0[7];
   uint64_t slot[SYMMEM_DEVICE_SYNC_ROUNDS][8]; /* [round][0], one 64-byte line each */
+} symmem_device_team_sync;
+
+/* One per team index; `team_masks` holds this PE's used team indices while a split agrees on a
+ * free index over its parent (src/cuda/teams.cpp). */
+typedef struct symmem_device_sync {
+  symmem_device_team_sync team[SYMMEM_DEVICE_MAX_TEAMS];
+  uint64_t team_masks[SYMMEM_DEVICE_MAX_TEAMS / 64][8];
 } symmem_device_sync;
 
 /* Consumers of the state (device.cuh registers one per translation unit). `update` is called at

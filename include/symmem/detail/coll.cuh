@@ -1,0 +1,195 @@
+/* symmem: device collectives over a team (included by <symmem/device.cuh>).
+ *
+ * Algorithms for PEs that reach each other's heaps with loads and stores (one GPU, or GPUs of one
+ * NVLink domain): a team barrier, then every PE *pulls* what it needs straight from the members'
+ * source buffers (peer mappings), then a second barrier so no source is overwritten while a peer
+ * still reads it. Pulling lets every PE (and every thread of the calling group) move its own
+ * share at once, needs no scratch buffer or pSync, and reads the members in the same order on
+ * every PE, so reductions give bitwise-identical results everywhere (OpenSHMEM 1.5 section 9.9).
+ * The data phases take (tid, nthreads) so the library's stream kernels can spread one collective
+ * over a whole grid between two barrier kernels (src/cuda/coll_kernels.cu).
+ *
+ * dest and source may be the same buffer for reductions (handled by staging in registers between
+ * barriers) but must not partly overlap; for the other collectives they must not overlap.
+ */
+#ifndef SYMMEM_DETAIL_COLL_CUH
+#define SYMMEM_DETAIL_COLL_CUH
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <vector_types.h>
+
+#include <type_traits>
+
+namespace symmem {
+namespace device {
+namespace detail {
+
+/* ---- reduction operators ---------------------------------------------------------------------- */
+template <typename T>
+struct is_half : std::integral_constant<bool, std::is_same<T, __half>::value || std::is_same<T, __nv_bfloat16>::value> {};
+
+template <int OP, typename T>
+__device__ __forceinline__ T combine(T a, T b) {
+  if constexpr (OP == SYMMEM_RED_MAXLOC || OP == SYMMEM_RED_MINLOC) {
+    static_assert(std::is_same<T, double2>::value, "maxloc/minloc reduce double2 (value, index) pairs");
+    const bool take_b = OP == SYMMEM_RED_MAXLOC ? (b.x > a.x || (b.x == a.x && b.y < a.y))
+                                                : (b.x < a.x || (b.x == a.x && b.y < a.y));
+    return take_b ? b : a;
+  } else if constexpr (is_half<T>::value) {
+    static_assert(OP <= SYMMEM_RED_MAX, "and/or/xor reduce integer types only");
+    const float x = (float)a, y = (float)b;  // one rounding, as the native half operators do
+    float r = OP == SYMMEM_RED_SUM ? x + y : OP == SYMMEM_RED_PROD ? x * y : OP == SYMMEM_RED_MIN ? fminf(x, y) : fmaxf(x, y);
+    return T(r);
+  } else if constexpr (OP == SYMMEM_RED_SUM) {
+    return a + b;
+  } else if constexpr (OP == SYMMEM_RED_PROD) {
+    return a * b;
+  } else if constexpr (OP == SYMMEM_RED_MIN) {
+    return b < a ? b : a;
+  } else if constexpr (OP == SYMMEM_RED_MAX) {
+    return b > a ? b : a;
+  } else {
+    static_assert(std::is_integral<T>::value, "and/or/xor reduce integer types only");
+    return OP == SYMMEM_RED_AND ? T(a & b) : OP == SYMMEM_RED_OR ? T(a | b) : T(a ^ b);
+  }
+}
+
+__device__ __forceinline__ int member_pe(const symmem_device_team &t, int i) { return t.start + i * t.stride; }
+
+/* ---- data phases: thread `tid` of `nth` cooperating threads ----------------------------------- */
+template <typename T>
+__device__ __forceinline__ void broadcast_data(const symmem_device_team &t, T *dest, const T *src, size_t n, int root,
+                                               size_t tid, size_t nth) {
+  if ((unsigned)root >= (unsigned)t.size) bad_target(src, root, "broadcast (root is not a member of the team)");
+  const char *from = (const char *)peer(src, member_pe(t, root), "broadcast");
+  copy_bytes((char *)dest, from, n * sizeof(T), tid, nth);
+}
+
+/* Member j's block lands at dest + j*n; members are visited from this PE's right neighbour on, so
+ * the PEs do not all read the same member at once. */
+template <typename T>
+__device__ __forceinline__ void fcollect_data(const symmem_device_team &t, T *dest, const T *src, size_t n,
+                                              size_t tid, size_t nth) {
+  for (int k = 0; k < t.size; ++k) {
+    const int j = (t.my_index + k) % t.size;
+    copy_bytes((char *)(dest + (size_t)j * n), (const char *)peer(src, member_pe(t, j), "fcollect"), n * sizeof(T),
+               tid, nth);
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ void alltoall_data(const symmem_device_team &t, T *dest, const T *src, size_t n,
+                                              size_t tid, size_t nth) {
+  for (int k = 0; k < t.size; ++k) {
+    const int j = (t.my_index + k) % t.size;
+    const T *from = peer(src + (size_t)t.my_index * n, member_pe(t, j), "alltoall");
+    copy_bytes((char *)(dest + (size_t)j * n), (const char *)from, n * sizeof(T), tid, nth);
+  }
+}
+
+/* Element i of the reduction over the members' src[i], members in team order. */
+template <int OP, typename T>
+__device__ __forceinline__ T reduce_elem(const symmem_device_team &t, const T *src, size_t i) {
+  T acc = peer(src, member_pe(t, 0), "reduce")[i];
+  for (int j = 1; j < t.size; ++j) acc = combine<OP>(acc, peer(src, member_pe(t, j), "reduce")[i]);
+  return acc;
+}
+
+/* dest[i] = reduction of the members' src[first + i], i < n (reduce: first 0; reducescatter: this
+ * PE's block). */
+template <int OP, typename T>
+__device__ __forceinline__ void reduce_data(const symmem_device_team &t, T *dest, const T *src, size_t first, size_t n,
+                                            size_t tid, size_t nth) {
+  for (size_t i = tid; i < n; i += nth) dest[i] = reduce_elem<OP>(t, src, first + i);
+}
+
+template <typename G>
+__device__ __forceinline__ void group_barrier(int team, const char *call) {
+  G::sync();
+  if (G::idx() == 0) team_barrier_core(team, call);
+  G::sync();
+}
+
+/* In place (dest overlaps src): each round reads a chunk of every member's source into registers,
+ * waits until every member has read that chunk, then writes it. */
+template <int OP, typename T, typename G>
+__device__ __forceinline__ void reduce_staged(int team, const symmem_device_team &t, T *dest, const T *src,
+                                              size_t first, size_t n) {
+  constexpr int K = 4;
+  const size_t chunk = G::size() * K;
+  for (size_t base = 0; base < n; base += chunk) {
+    T v[K];
+    for (int k = 0; k < K; ++k) {
+      const size_t i = base + G::idx() + (size_t)k * G::size();
+      if (i < n) v[k] = reduce_elem<OP>(t, src, first + i);
+    }
+    group_barrier<G>(team, "reduce");
+    for (int k = 0; k < K; ++k) {
+      const size_t i = base + G::idx() + (size_t)k * G::size();
+      if (i < n) dest[i] = v[k];
+    }
+  }
+}
+
+__host__ __device__ __forceinline__ bool overlaps(const void *a, size_t an, const void *b, size_t bn) {
+  return (const char *)a < (const char *)b + bn && (const char *)b < (const char *)a + an;
+}
+
+template <int OP, typename T, typename G>
+__device__ __forceinline__ int reduce_group(int team, T *dest, const T *src, size_t first, size_t n, size_t src_elems) {
+  const symmem_device_team t = team_of(team, "reduce");
+  group_barrier<G>(team, "reduce");
+  if (overlaps(dest, n * sizeof(T), src, src_elems * sizeof(T))) {
+    reduce_staged<OP, T, G>(team, t, dest, src, first, n);
+  } else {
+    reduce_data<OP>(t, dest, src, first, n, G::idx(), G::size());
+  }
+  group_barrier<G>(team, "reduce");
+  return 0;
+}
+
+}  // namespace detail
+
+/* ---- the collectives: G is detail::group_thread, group_warp or group_block -------------------- */
+template <typename T, typename G = detail::group_thread>
+__device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t nelems, int root) {
+  const symmem_device_team t = detail::team_of(team, "broadcast");
+  detail::group_barrier<G>(team, "broadcast");
+  detail::broadcast_data(t, dest, src, nelems, root, G::idx(), G::size());
+  detail::group_barrier<G>(team, "broadcast");
+  return 0;
+}
+template <typename T, typename G = detail::group_thread>
+__device__ __forceinline__ int fcollect(int team, T *dest, const T *src, size_t nelems) {
+  const symmem_device_team t = detail::team_of(team, "fcollect");
+  detail::group_barrier<G>(team, "fcollect");
+  detail::fcollect_data(t, dest, src, nelems, G::idx(), G::size());
+  detail::group_barrier<G>(team, "fcollect");
+  return 0;
+}
+template <typename T, typename G = detail::group_thread>
+__device__ __forceinline__ int alltoall(int team, T *dest, const T *src, size_t nelems) {
+  const symmem_device_team t = detail::team_of(team, "alltoall");
+  detail::group_barrier<G>(team, "alltoall");
+  detail::alltoall_data(t, dest, src, nelems, G::idx(), G::size());
+  detail::group_barrier<G>(team, "alltoall");
+  return 0;
+}
+/* OP: SYMMEM_RED_SUM, _PROD, _MIN, _MAX, _AND, _OR, _XOR, _MAXLOC, _MINLOC (double2). */
+template <int OP, typename T, typename G = detail::group_thread>
+__device__ __forceinline__ int reduce(int team, T *dest, const T *src, size_t nreduce) {
+  return detail::reduce_group<OP, T, G>(team, dest, src, 0, nreduce, nreduce);
+}
+/* dest (nreduce elements) = this PE's block of the reduction of the members' src (n_pes x nreduce). */
+template <int OP, typename T, typename G = detail::group_thread>
+__device__ __forceinline__ int reducescatter(int team, T *dest, const T *src, size_t nreduce) {
+  const int me = team_my_pe(team), n = team_n_pes(team);
+  if (me < 0) detail::bad_team(team, "reducescatter");
+  return detail::reduce_group<OP, T, G>(team, dest, src, (size_t)me * nreduce, nreduce, (size_t)n * nreduce);
+}
+
+}  // namespace device
+}  // namespace symmem
+
+#endif /* SYMMEM_DETAIL_COLL_CUH */
