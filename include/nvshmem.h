@@ -3,15 +3,27 @@
  * each nvshmem_ name maps onto a symmem_ host routine (the exported ABI keeps the symmem_ prefix,
  * so a real NVSHMEM may live in the same process) or onto symmem::device in device code. Names
  * used from both sides are __host__ __device__ inline functions that pick the side with
- * __CUDA_ARCH__. A name symmem does not support fails to compile with a message saying so
- * (static_assert in a template stub), never at link time. docs/gpu.md has the whole table.
+ * __CUDA_ARCH__. Like NVSHMEM's, this header brings the CUDA runtime (and half/bfloat16 in C++),
+ * and its host part compiles with a plain C or C++ compiler. A name symmem does not support fails
+ * to compile with a message saying so, never at link time. docs/nvshmem-names.md lists them all.
  */
 #ifndef SYMMEM_NVSHMEM_H
 #define SYMMEM_NVSHMEM_H
 
 #define SYMMEM_NVSHMEM_COMPAT 1
 
+#include <cuda_runtime.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#if defined(__cplusplus)
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#endif
+
 #include "symmem/symmem.h"
+#include "symmem/shmem15.h"
+#include "symmem/cuda.h"
 
 #if defined(__CUDACC__)
 #include "symmem/device.cuh"
@@ -26,6 +38,12 @@
 #define SYMMEM_NV_H static inline
 #endif
 
+/* An NVSHMEM program's heap is GPU memory, also in a translation unit without device code (a .cpp
+ * host file): every file that includes this header asks for it at load time. */
+#if defined(__GNUC__)
+__attribute__((constructor)) static void symmem_nv_request_gpu_heap(void) { symmem_request_gpu_heap(); }
+#endif
+
 /* Device paths exist only when nvcc compiles device code; host paths everywhere else. */
 #if defined(__CUDA_ARCH__)
 #define SYMMEM_NV_SIDE(dev, host) dev
@@ -36,7 +54,12 @@
 
 /* ---- constants -------------------------------------------------------------------------------- */
 #define NVSHMEM_MAJOR_VERSION 3
-#define NVSHMEM_MINOR_VERSION 0
+#define NVSHMEM_MINOR_VERSION 4
+#define NVSHMEM_PATCH_VERSION 0
+#define NVSHMEM_VENDOR_MAJOR_VERSION 3
+#define NVSHMEM_VENDOR_MINOR_VERSION 4
+#define NVSHMEM_VENDOR_PATCH_VERSION 0
+#define NVSHMEM_MAX_NAME_LEN 256
 #define NVSHMEM_VENDOR_STRING "symmem (NVSHMEM source compatibility)"
 #define NVSHMEM_CMP_EQ SYMMEM_CMP_EQ
 #define NVSHMEM_CMP_NE SYMMEM_CMP_NE
@@ -51,29 +74,90 @@
 #define NVSHMEM_THREAD_SERIALIZED SYMMEM_THREAD_SERIALIZED
 #define NVSHMEM_THREAD_MULTIPLE SYMMEM_THREAD_MULTIPLE
 
-/* ---- teams (OpenSHMEM teams of <symmem/shmem15.h>) -------------------------------------------- */
-typedef symmem_team_t nvshmem_team_t;
+/* NVSHMEM's status codes (nvshmemx_* routines that return int). */
+enum nvshmemx_status {
+  NVSHMEMX_SUCCESS = 0,
+  NVSHMEMX_ERROR_INVALID_VALUE,
+  NVSHMEMX_ERROR_OUT_OF_MEMORY,
+  NVSHMEMX_ERROR_NOT_SUPPORTED,
+  NVSHMEMX_ERROR_SYMMETRY,
+  NVSHMEMX_ERROR_GPU_NOT_SELECTED,
+  NVSHMEMX_ERROR_COLLECTIVE_LAUNCH_FAILED,
+  NVSHMEMX_ERROR_INTERNAL,
+  NVSHMEMX_ERROR_SENTINEL = INT_MAX
+};
+
+/* The reporting macros NVSHMEM's public error header gives programs (same arguments and effect:
+ * print where and what, then exit / jump / carry on). */
+#define SYMMEM_NV_WHERE() fprintf(stderr, "%s:%s:%d: ", __FILE__, __func__, __LINE__)
+#define NVSHMEMI_ERROR_PRINT(...) (SYMMEM_NV_WHERE(), fprintf(stderr, __VA_ARGS__), (void)fputc('\n', stderr))
+#define NVSHMEMI_ERROR_EXIT(...) (NVSHMEMI_ERROR_PRINT(__VA_ARGS__), exit(-1))
+#define NVSHMEMI_WARN_PRINT(...) (fputs("WARN: ", stdout), printf(__VA_ARGS__), (void)fputc('\n', stdout))
+#define NVSHMEMI_ERROR_JMP(status, err, label, ...) \
+  do {                                              \
+    NVSHMEMI_ERROR_PRINT(__VA_ARGS__);              \
+    (status) = (err);                               \
+    goto label;                                     \
+  } while (0)
+#define NVSHMEMI_CHECK_ERROR_JMP(cond, status, err, label, ...) \
+  do {                                                          \
+    if (cond) NVSHMEMI_ERROR_JMP(status, err, label, __VA_ARGS__); \
+  } while (0)
+#define NVSHMEMI_NULL_ERROR_JMP(var, status, err, label, ...) \
+  NVSHMEMI_CHECK_ERROR_JMP((var) == NULL, status, err, label, __VA_ARGS__)
+#define NVSHMEMI_EQ_ERROR_JMP(status, expected, err, label, ...) \
+  NVSHMEMI_CHECK_ERROR_JMP((status) == (expected), status, err, label, __VA_ARGS__)
+#define NVSHMEMI_NE_ERROR_JMP(status, expected, err, label, ...) \
+  NVSHMEMI_CHECK_ERROR_JMP((status) != (expected), status, err, label, __VA_ARGS__)
+#define NVSHMEMI_NZ_ERROR_JMP(status, err, label, ...) \
+  NVSHMEMI_CHECK_ERROR_JMP((status) != 0, status, err, label, __VA_ARGS__)
+#define NVSHMEMI_NZ_EXIT(status, ...)               \
+  do {                                              \
+    if ((status) != 0) NVSHMEMI_ERROR_EXIT(__VA_ARGS__); \
+  } while (0)
+#define NVSHMEMI_NZ_SYSCHECK_EXIT(status, ...) NVSHMEMI_NZ_EXIT(status, __VA_ARGS__)
+
+/* ---- teams: NVSHMEM's nvshmem_team_t is an index, valid in kernels too ------------------------ */
+typedef int32_t nvshmem_team_t;
+typedef nvshmem_team_t nvshmemx_team_t;
 typedef symmem_team_config_t nvshmem_team_config_t;
-#define NVSHMEM_TEAM_WORLD symmem_team_world
-#define NVSHMEM_TEAM_SHARED symmem_team_shared
-#define NVSHMEMX_TEAM_NODE symmem_team_shared
-#define NVSHMEM_TEAM_INVALID SYMMEM_TEAM_INVALID
+typedef enum {
+  NVSHMEM_TEAM_INVALID = SYMMEM_TEAM_INDEX_INVALID,
+  NVSHMEM_TEAM_WORLD = SYMMEM_TEAM_INDEX_WORLD,
+  NVSHMEM_TEAM_WORLD_INDEX = SYMMEM_TEAM_INDEX_WORLD,
+  NVSHMEM_TEAM_SHARED = SYMMEM_TEAM_INDEX_SHARED,
+  NVSHMEM_TEAM_SHARED_INDEX = SYMMEM_TEAM_INDEX_SHARED,
+  NVSHMEMX_TEAM_NODE = SYMMEM_TEAM_INDEX_NODE,
+  NVSHMEM_TEAM_NODE_INDEX = SYMMEM_TEAM_INDEX_NODE,
+  NVSHMEMX_TEAM_SAME_MYPE_NODE = SYMMEM_TEAM_INDEX_SAME_MYPE_NODE,
+  NVSHMEM_TEAM_SAME_MYPE_NODE_INDEX = SYMMEM_TEAM_INDEX_SAME_MYPE_NODE,
+  NVSHMEM_TEAMS_MIN = 6,
+  NVSHMEM_TEAM_INDEX_MAX = INT_MAX
+} nvshmem_team_id_t;
 #define NVSHMEM_TEAM_NUM_CONTEXTS SYMMEM_TEAM_NUM_CONTEXTS
-SYMMEM_NV_H int nvshmem_team_my_pe(nvshmem_team_t t) { return symmem_team_my_pe(t); }
-SYMMEM_NV_H int nvshmem_team_n_pes(nvshmem_team_t t) { return symmem_team_n_pes(t); }
-SYMMEM_NV_H int nvshmem_team_translate_pe(nvshmem_team_t a, int pe, nvshmem_team_t b) {
-  return symmem_team_translate_pe(a, pe, b);
+
+SYMMEM_NV_HD int nvshmem_team_my_pe(nvshmem_team_t t) {
+  return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::team_my_pe(t), t == NVSHMEM_TEAM_INVALID ? -1 : symmem_team_my_pe(symmem_team_of_index(t)));
+}
+SYMMEM_NV_HD int nvshmem_team_n_pes(nvshmem_team_t t) {
+  return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::team_n_pes(t), t == NVSHMEM_TEAM_INVALID ? -1 : symmem_team_n_pes(symmem_team_of_index(t)));
+}
+SYMMEM_NV_HD int nvshmem_team_translate_pe(nvshmem_team_t a, int pe, nvshmem_team_t b) {
+  return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::team_translate_pe(a, pe, b),
+                        a < 0 || b < 0 ? -1 : symmem_team_translate_pe(symmem_team_of_index(a), pe, symmem_team_of_index(b)));
+}
+SYMMEM_NV_H int nvshmem_team_get_config(nvshmem_team_t t, long mask, nvshmem_team_config_t *config) {
+  return symmem_team_get_config(symmem_team_of_index(t), mask, config);
 }
 SYMMEM_NV_H int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size,
                                            const nvshmem_team_config_t *config, long mask, nvshmem_team_t *out) {
-  return symmem_team_split_strided(parent, start, stride, size, config, mask, out);
+  return symmem_team_index_split_strided(parent, start, stride, size, config, mask, out);
 }
 SYMMEM_NV_H int nvshmem_team_split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team_config_t *xc, long xm,
                                       nvshmem_team_t *xt, const nvshmem_team_config_t *yc, long ym, nvshmem_team_t *yt) {
-  return symmem_team_split_2d(parent, xrange, xc, xm, xt, yc, ym, yt);
+  return symmem_team_index_split_2d(parent, xrange, xc, xm, xt, yc, ym, yt);
 }
-SYMMEM_NV_H void nvshmem_team_destroy(nvshmem_team_t t) { symmem_team_destroy(t); }
-SYMMEM_NV_H int nvshmem_team_sync(nvshmem_team_t t) { return symmem_team_sync(t); }
+SYMMEM_NV_H void nvshmem_team_destroy(nvshmem_team_t t) { symmem_team_index_destroy(t); }
 
 /* ---- setup and queries ------------------------------------------------------------------------ */
 SYMMEM_NV_H void nvshmem_init(void) {
@@ -83,12 +167,22 @@ SYMMEM_NV_H int nvshmem_init_thread(int requested, int *provided) { return symme
 SYMMEM_NV_H void nvshmem_query_thread(int *provided) { symmem_query_thread(provided); }
 SYMMEM_NV_H void nvshmem_finalize(void) { symmem_finalize(); }
 SYMMEM_NV_H void nvshmem_global_exit(int status) { symmem_global_exit(status); }
-SYMMEM_NV_H void nvshmem_info_get_version(int *major, int *minor) { symmem_info_get_version(major, minor); }
+SYMMEM_NV_H void nvshmem_info_get_version(int *major, int *minor) {
+  *major = NVSHMEM_MAJOR_VERSION; /* the NVSHMEM API level these headers provide */
+  *minor = NVSHMEM_MINOR_VERSION;
+}
 SYMMEM_NV_H void nvshmem_info_get_name(char *name) { symmem_info_get_name(name); }
 SYMMEM_NV_HD int nvshmem_my_pe(void) { return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::my_pe(), symmem_my_pe()); }
 SYMMEM_NV_HD int nvshmem_n_pes(void) { return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::n_pes(), symmem_n_pes()); }
 SYMMEM_NV_HD void *nvshmem_ptr(const void *dest, int pe) {
   return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::ptr(dest, pe), symmem_ptr(dest, pe));
+}
+/* No NVLink multicast here (never on shared machines): no multicast address, as NVSHMEM answers
+ * when NVLS is off. */
+SYMMEM_NV_HD void *nvshmemx_mc_ptr(nvshmem_team_t team, const void *ptr) {
+  (void)team;
+  (void)ptr;
+  return NULL;
 }
 
 /* ---- memory ----------------------------------------------------------------------------------- */
@@ -98,11 +192,20 @@ SYMMEM_NV_H void *nvshmem_align(size_t alignment, size_t size) { return symmem_a
 SYMMEM_NV_H void *nvshmem_realloc(void *ptr, size_t size) { return symmem_realloc(ptr, size); }
 SYMMEM_NV_H void nvshmem_free(void *ptr) { symmem_free(ptr); }
 
-/* ---- ordering and barriers -------------------------------------------------------------------- */
+/* ---- ordering, barriers and team sync --------------------------------------------------------- */
 SYMMEM_NV_HD void nvshmem_fence(void) { SYMMEM_NV_SIDE(SYMMEM_NV_DEV::fence(), symmem_fence()); }
 SYMMEM_NV_HD void nvshmem_quiet(void) { SYMMEM_NV_SIDE(SYMMEM_NV_DEV::quiet(), symmem_quiet()); }
 SYMMEM_NV_HD void nvshmem_barrier_all(void) { SYMMEM_NV_SIDE(SYMMEM_NV_DEV::barrier_all(), symmem_barrier_all()); }
 SYMMEM_NV_HD void nvshmem_sync_all(void) { SYMMEM_NV_SIDE(SYMMEM_NV_DEV::sync_all(), symmem_sync_all()); }
+SYMMEM_NV_HD int nvshmem_barrier(nvshmem_team_t team) {
+  return SYMMEM_NV_SIDE((SYMMEM_NV_DEV::team_barrier(team), 0),
+                        symmem_collective_on_gpu_heap(SYMMEM_COLL_BARRIER, team, NULL, NULL, 0, 0, 0, 0));
+}
+SYMMEM_NV_HD int nvshmem_team_sync(nvshmem_team_t team) {
+  return SYMMEM_NV_SIDE((SYMMEM_NV_DEV::team_sync(team), 0),
+                        symmem_collective_on_gpu_heap(SYMMEM_COLL_SYNC, team, NULL, NULL, 0, 0, 0, 0));
+}
+SYMMEM_NV_HD int nvshmem_sync(nvshmem_team_t team) { return nvshmem_team_sync(team); }
 
 /* ---- RMA -------------------------------------------------------------------------------------- */
 SYMMEM_NV_HD void nvshmem_putmem(void *d, const void *s, size_t n, int pe) {
@@ -118,35 +221,73 @@ SYMMEM_NV_HD void nvshmem_getmem_nbi(void *d, const void *s, size_t n, int pe) {
   SYMMEM_NV_SIDE(SYMMEM_NV_DEV::getmem_nbi(d, s, n, pe), symmem_getmem_nbi(d, s, n, pe));
 }
 
-/* NVSHMEM's standard RMA types (OpenSHMEM's, without long double). */
-#define SYMMEM_NV_RMA_TYPES(X)                                                                         \
+/* NVSHMEM's standard RMA types (OpenSHMEM's, without long double); half and bfloat16 in C++. */
+#define SYMMEM_NV_RMA_TYPES_C(X)                                                                       \
   X(float, float) X(double, double) X(char, char) X(signed char, schar) X(short, short) X(int, int)    \
   X(long, long) X(long long, longlong) X(unsigned char, uchar) X(unsigned short, ushort)               \
   X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int8_t, int8)       \
   X(int16_t, int16) X(int32_t, int32) X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16)          \
   X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size) X(ptrdiff_t, ptrdiff)
+#if defined(__cplusplus)
+#define SYMMEM_NV_RMA_TYPES(X) SYMMEM_NV_RMA_TYPES_C(X) X(half, half) X(__nv_bfloat16, bfloat16)
+#else
+#define SYMMEM_NV_RMA_TYPES(X) SYMMEM_NV_RMA_TYPES_C(X)
+#endif
 
+/* Host side of the typed forms: byte copies (the typed symmem_ routines are the same copies). */
 #define SYMMEM_NV_RMA(T, N)                                                                            \
   SYMMEM_NV_HD void nvshmem_##N##_p(T *d, T v, int pe) {                                              \
-    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::p(d, v, pe), symmem_##N##_p(d, v, pe));                             \
+    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::p(d, v, pe), symmem_putmem(d, &v, sizeof(T), pe));                  \
   }                                                                                                    \
   SYMMEM_NV_HD T nvshmem_##N##_g(const T *s, int pe) {                                                \
-    return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::g(s, pe), symmem_##N##_g(s, pe));                            \
+    T v;                                                                                               \
+    SYMMEM_NV_SIDE(v = SYMMEM_NV_DEV::g(s, pe), symmem_getmem(&v, s, sizeof(T), pe));                 \
+    return v;                                                                                          \
   }                                                                                                    \
   SYMMEM_NV_HD void nvshmem_##N##_put(T *d, const T *s, size_t n, int pe) {                           \
-    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::put(d, s, n, pe), symmem_##N##_put(d, s, n, pe));                   \
+    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::put(d, s, n, pe), symmem_putmem(d, s, n * sizeof(T), pe));          \
   }                                                                                                    \
   SYMMEM_NV_HD void nvshmem_##N##_get(T *d, const T *s, size_t n, int pe) {                           \
-    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::get(d, s, n, pe), symmem_##N##_get(d, s, n, pe));                   \
+    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::get(d, s, n, pe), symmem_getmem(d, s, n * sizeof(T), pe));          \
   }                                                                                                    \
   SYMMEM_NV_HD void nvshmem_##N##_put_nbi(T *d, const T *s, size_t n, int pe) {                       \
-    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::put_nbi(d, s, n, pe), symmem_##N##_put_nbi(d, s, n, pe));           \
+    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::put_nbi(d, s, n, pe), symmem_putmem_nbi(d, s, n * sizeof(T), pe));  \
   }                                                                                                    \
   SYMMEM_NV_HD void nvshmem_##N##_get_nbi(T *d, const T *s, size_t n, int pe) {                       \
-    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::get_nbi(d, s, n, pe), symmem_##N##_get_nbi(d, s, n, pe));           \
+    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::get_nbi(d, s, n, pe), symmem_getmem_nbi(d, s, n * sizeof(T), pe));  \
+  }                                                                                                    \
+  SYMMEM_NV_HD void nvshmem_##N##_iput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::iput(d, s, dst, sst, n, pe), symmem_nv_iputmem(d, s, dst, sst, n, sizeof(T), pe)); \
+  }                                                                                                    \
+  SYMMEM_NV_HD void nvshmem_##N##_iget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::iget(d, s, dst, sst, n, pe), symmem_nv_igetmem(d, s, dst, sst, n, sizeof(T), pe)); \
   }
+/* Strided host copies element by element through the typed symmem_ routines' byte path. */
+SYMMEM_NV_H void symmem_nv_iputmem(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t es, int pe) {
+  for (size_t i = 0; i < n; ++i) {
+    symmem_putmem((char *)d + (ptrdiff_t)i * dst * (ptrdiff_t)es, (const char *)s + (ptrdiff_t)i * sst * (ptrdiff_t)es, es, pe);
+  }
+}
+SYMMEM_NV_H void symmem_nv_igetmem(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t es, int pe) {
+  for (size_t i = 0; i < n; ++i) {
+    symmem_getmem((char *)d + (ptrdiff_t)i * dst * (ptrdiff_t)es, (const char *)s + (ptrdiff_t)i * sst * (ptrdiff_t)es, es, pe);
+  }
+}
 SYMMEM_NV_RMA_TYPES(SYMMEM_NV_RMA)
 #undef SYMMEM_NV_RMA
+
+/* Sized forms: nvshmem_put8 ... nvshmem_get128 and their _nbi forms. */
+#define SYMMEM_NV_SIZED(B)                                                                             \
+  SYMMEM_NV_HD void nvshmem_put##B(void *d, const void *s, size_t n, int pe) { nvshmem_putmem(d, s, n * (B / 8), pe); } \
+  SYMMEM_NV_HD void nvshmem_get##B(void *d, const void *s, size_t n, int pe) { nvshmem_getmem(d, s, n * (B / 8), pe); } \
+  SYMMEM_NV_HD void nvshmem_put##B##_nbi(void *d, const void *s, size_t n, int pe) {                 \
+    nvshmem_putmem_nbi(d, s, n * (B / 8), pe);                                                         \
+  }                                                                                                    \
+  SYMMEM_NV_HD void nvshmem_get##B##_nbi(void *d, const void *s, size_t n, int pe) {                 \
+    nvshmem_getmem_nbi(d, s, n * (B / 8), pe);                                                         \
+  }
+SYMMEM_NV_SIZED(8) SYMMEM_NV_SIZED(16) SYMMEM_NV_SIZED(32) SYMMEM_NV_SIZED(64) SYMMEM_NV_SIZED(128)
+#undef SYMMEM_NV_SIZED
 
 /* ---- atomics ---------------------------------------------------------------------------------- */
 #define SYMMEM_NV_AMO_EXT(T, N)                                                                        \
@@ -214,6 +355,22 @@ SYMMEM_NV_HD uint64_t nvshmem_signal_wait_until(uint64_t *sig, int cmp, uint64_t
   }                                                                                                    \
   SYMMEM_NV_HD int nvshmem_##N##_test(T *ivar, int cmp, T v) {                                        \
     return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::test(ivar, cmp, v), symmem_##N##_test(ivar, cmp, v));        \
+  }                                                                                                    \
+  SYMMEM_NV_HD void nvshmem_##N##_wait_until_all(T *ivars, size_t n, const int *status, int cmp, T v) { \
+    SYMMEM_NV_SIDE(SYMMEM_NV_DEV::wait_until_all(ivars, n, status, cmp, v),                            \
+                   symmem_##N##_wait_until_all(ivars, n, status, cmp, v));                             \
+  }                                                                                                    \
+  SYMMEM_NV_HD size_t nvshmem_##N##_wait_until_any(T *ivars, size_t n, const int *status, int cmp, T v) { \
+    return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::wait_until_any(ivars, n, status, cmp, v),                     \
+                          symmem_##N##_wait_until_any(ivars, n, status, cmp, v));                      \
+  }                                                                                                    \
+  SYMMEM_NV_HD int nvshmem_##N##_test_all(T *ivars, size_t n, const int *status, int cmp, T v) {      \
+    return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::test_all(ivars, n, status, cmp, v),                           \
+                          symmem_##N##_test_all(ivars, n, status, cmp, v));                            \
+  }                                                                                                    \
+  SYMMEM_NV_HD size_t nvshmem_##N##_test_any(T *ivars, size_t n, const int *status, int cmp, T v) {   \
+    return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::test_any(ivars, n, status, cmp, v),                           \
+                          symmem_##N##_test_any(ivars, n, status, cmp, v));                            \
   }
 SYMMEM_P2P_SYNC_TYPES(SYMMEM_NV_P2P)
 #undef SYMMEM_NV_P2P
@@ -226,21 +383,10 @@ SYMMEM_P2P_SYNC_TYPES(SYMMEM_NV_P2P)
     static_assert(sizeof...(A) == ~size_t(0), "symmem: " #name " is not supported: " why);           \
     return 0;                                                                                          \
   }
-#define SYMMEM_NV_UNSUPPORTED_COLL(T, N)                                                               \
-  SYMMEM_NV_UNSUPPORTED(nvshmem_##N##_sum_reduce, "collectives on a GPU heap are not implemented yet") \
-  SYMMEM_NV_UNSUPPORTED(nvshmem_##N##_max_reduce, "collectives on a GPU heap are not implemented yet") \
-  SYMMEM_NV_UNSUPPORTED(nvshmem_##N##_min_reduce, "collectives on a GPU heap are not implemented yet") \
-  SYMMEM_NV_UNSUPPORTED(nvshmem_##N##_broadcast, "collectives on a GPU heap are not implemented yet")  \
-  SYMMEM_NV_UNSUPPORTED(nvshmem_##N##_fcollect, "collectives on a GPU heap are not implemented yet")   \
-  SYMMEM_NV_UNSUPPORTED(nvshmem_##N##_alltoall, "collectives on a GPU heap are not implemented yet")
-SYMMEM_NV_RMA_TYPES(SYMMEM_NV_UNSUPPORTED_COLL)
-#undef SYMMEM_NV_UNSUPPORTED_COLL
-SYMMEM_NV_UNSUPPORTED(nvshmem_broadcastmem, "collectives on a GPU heap are not implemented yet")
-SYMMEM_NV_UNSUPPORTED(nvshmem_fcollectmem, "collectives on a GPU heap are not implemented yet")
-SYMMEM_NV_UNSUPPORTED(nvshmem_alltoallmem, "collectives on a GPU heap are not implemented yet")
-SYMMEM_NV_UNSUPPORTED(nvshmem_barrier, "use nvshmem_barrier_all or nvshmem_team_sync")
-SYMMEM_NV_UNSUPPORTED(nvshmem_ctx_create, "contexts are not supported on a GPU heap")
-SYMMEM_NV_UNSUPPORTED(nvshmem_ctx_destroy, "contexts are not supported on a GPU heap")
+SYMMEM_NV_UNSUPPORTED(nvshmem_ctx_create, "contexts are not supported on a GPU heap; use the default context")
+SYMMEM_NV_UNSUPPORTED(nvshmem_ctx_destroy, "contexts are not supported on a GPU heap; use the default context")
+#include "symmem/detail/nvshmem_coll.h"
+#include "symmem/detail/nvshmem_more.h"
 #endif
 
 #include "nvshmemx.h"

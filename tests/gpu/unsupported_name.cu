@@ -2,7 +2,7 @@
 #include <nvshmem.h>
 
 int main() {
-  int *p = (int *)nvshmem_malloc(sizeof(int));
-  nvshmemx_buffer_register(p, sizeof(int));
+  nvshmem_init();
+  nvshmem_ctx_create(0, nullptr);
   return 0;
 }
