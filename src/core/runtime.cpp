@@ -282,6 +282,7 @@ status do_init(int requested) {
   g.peer_table.assign(static_cast<size_t>(g.n_pes), nullptr);
   g.ctrl_table.assign(static_cast<size_t>(g.n_pes), nullptr);
   SYMMEM_TRY(make_heap_provider(g.cfg, g.heap));
+  g.heap_size = round_up(g.heap->address_bytes(g.user_bytes), granule_bytes);
   g.heap_on_cpu = g.heap->cpu_accessible();
   std::vector<peer_info> all;
   int ctrl_fd = -1;

@@ -2,13 +2,16 @@
 //
 // The heap's range is reserved with cuMemAddressReserve at the address every PE agreed on
 // (mem::agree_on_address with gpu_reserver), and each node-local peer's heap range in the window.
-// Physical memory is committed granule by granule at collective allocation time: every PE runs the
-// same allocator, so every PE commits the same granules in the same call. Each new granule is one
-// cuMemCreate with a POSIX-fd handle (cuMemMap takes no offset into a handle and cuMemUnmap cannot
-// split a mapping, so a granule is the unit of both), exported and handed to the node-local peers
-// over the descriptor sockets (mem::fd_exchange), which import it and map it into their window.
-// The allocator can then hand any one granule back (release). The handles are released right after
-// mapping: the mappings keep the memory alive, and it is freed when the last PE unmaps it.
+// Physical memory is committed at collective allocation time: every PE runs the same allocator,
+// so every PE commits the same granules in the same call. Each run of new contiguous granules is
+// one *chunk*: one cuMemCreate with a POSIX-fd handle, one mapping, one descriptor handed to the
+// node-local peers over the descriptor sockets (mem::fd_exchange), which import it and map it into
+// their window. A chunk is the unit of mapping (cuMemMap takes no offset into a handle and
+// cuMemUnmap cannot split a mapping), so it is unmapped when its last granule is released; a
+// 16 GiB malloc is then a handful of driver calls, not 8192 granules' worth. The handles are
+// released right after mapping: the mappings keep the memory alive, and it is freed when the last
+// PE unmaps it. Memory the program allocated itself (cuMemCreate) can be mapped into the heap the
+// same way (symmem_buffer_register_symmetric).
 #include <unistd.h>
 
 #include <algorithm>
@@ -70,10 +73,19 @@ class gpu_provider final : public mem::provider {
   [[nodiscard]] bool cpu_accessible() const override { return false; }
   mem::reserver &address_space() override { return reserver_; }
 
+  // Memory is committed as allocated, so address space costs nothing until used: NVSHMEM programs
+  // expect the heap to grow past the symmetric size (its heap grows as the GPU allows), so reserve
+  // up to 4x the size asked (at most the GPU's memory, never less than asked), plus a granule for
+  // the runtime's own sync area, so the program gets every byte it asked for.
+  [[nodiscard]] size_t address_bytes(size_t user_bytes) const override {
+    const size_t grow = user_bytes > SIZE_MAX / 4 ? user_bytes : 4 * user_bytes;
+    return std::max(user_bytes, std::min(grow, gpu.total_bytes)) + core::granule_bytes;
+  }
   status create(uintptr_t base, size_t size) override {
     base_ = base;
     size_ = size;
-    mapped_.assign(size / core::granule_bytes, 0);
+    chunk_of_.assign(size / core::granule_bytes, no_chunk);
+    live_.assign(size / core::granule_bytes, 0);
     return ok_status;  // memory comes at allocation time (commit)
   }
   // Nothing is committed at init, so nothing to hand over yet: granules travel in commit().
@@ -88,73 +100,103 @@ class gpu_provider final : public mem::provider {
   void copy(void *dst, const void *src, size_t n) override;
   void zero(void *dst, size_t n) override;
   void destroy() override;
+  // Maps the user's allocation handle at heap offset `offset` here and in every peer's window.
+  status map_user(size_t offset, size_t length, CUmemGenericAllocationHandle h);
+  void unmap_user(size_t offset, size_t length);
 
  private:
-  std::vector<size_t> missing(size_t offset, size_t length) const;
-  status create_granule(size_t i, CUmemGenericAllocationHandle &h, int &fd);
-  status map_granule(uintptr_t at, size_t i, CUmemGenericAllocationHandle h, const char *whose);
-  status import_granules(const std::vector<size_t> &granules, std::vector<std::vector<int>> &got);
-  status commit_batch(const std::vector<size_t> &granules);
-  void unmap_granule(size_t i);
+  struct chunk {
+    size_t first, count;  // granules
+  };
+  static constexpr uint32_t no_chunk = UINT32_MAX;
+  static constexpr size_t extent_granules = 32;  // 64 MiB: the unit of commit (new_chunks)
+  std::vector<chunk> new_chunks(size_t offset, size_t length);
+  status map_range(uintptr_t at, size_t bytes, CUmemGenericAllocationHandle h, const char *whose);
+  status create_chunk(const chunk &c, CUmemGenericAllocationHandle &h, int &fd);
+  status import_chunks(const std::vector<chunk> &chunks, std::vector<std::vector<int>> &got);
+  status share(const std::vector<chunk> &chunks, std::vector<int> &fds, status st);
+  status commit_batch(const std::vector<chunk> &chunks);
+  void note_mapped(const chunk &c, size_t live_from, size_t live_to);
+  void unmap_chunk(size_t first);
 
   gpu_reserver reserver_;
   CUmemAllocationProp prop_{};
   CUmemAccessDesc access_{};
   uintptr_t base_ = 0;
   size_t size_ = 0;
-  std::vector<uint8_t> mapped_;  // per granule: committed and mapped here and in every peer's window
+  std::vector<uint32_t> chunk_of_;  // per granule: first granule of the chunk mapping it, or no_chunk
+  std::vector<uint8_t> live_;       // per granule: the allocator has it committed
+  std::vector<uint32_t> chunk_live_;  // per chunk (indexed by first granule): live granules
   std::vector<peer_map> peers_;
 };
 
-constexpr size_t max_granules_per_exchange = 200;  // SCM_RIGHTS carries at most 253 descriptors
+constexpr size_t max_chunks_per_exchange = 200;  // SCM_RIGHTS carries at most 253 descriptors
 
-std::vector<size_t> gpu_provider::missing(size_t offset, size_t length) const {
-  std::vector<size_t> out;
-  const size_t g = core::granule_bytes;
-  const size_t end = std::min((offset + length + g - 1) / g, mapped_.size());
+// Runs of unmapped granules to create for [offset, offset+length): each needed granule brings
+// the unmapped rest of its extent (extent_granules, aligned in the heap), as NVSHMEM commits its
+// heap in 512 MiB pieces: a program that reads a little past its allocation (NVSHMEM's shmem_g_bw
+// reads four times past its buffer) finds memory there, and a run of small mallocs costs one
+// driver round per extent. Granules already mapped (kept by a chunk) become live again.
+std::vector<gpu_provider::chunk> gpu_provider::new_chunks(size_t offset, size_t length) {
+  std::vector<chunk> out;
+  const size_t g = core::granule_bytes, n = chunk_of_.size();
+  const size_t end = std::min((offset + length + g - 1) / g, n);
+  size_t covered = 0;  // granules below this are decided
   for (size_t i = offset / g; i < end; ++i) {
-    if (mapped_[i] == 0) out.push_back(i);
+    if (chunk_of_[i] != no_chunk) {
+      if (live_[i] == 0) ++chunk_live_[chunk_of_[i]];
+      live_[i] = 1;
+      continue;
+    }
+    const size_t from = std::max(covered, i / extent_granules * extent_granules);
+    const size_t to = std::min(n, (i / extent_granules + 1) * extent_granules);
+    for (size_t k = from; k < to; ++k) {
+      if (chunk_of_[k] != no_chunk) continue;
+      if (!out.empty() && out.back().first + out.back().count == k) ++out.back().count;
+      else out.push_back(chunk{k, 1});
+    }
+    covered = std::max(covered, to);
   }
   return out;
 }
 
-status gpu_provider::map_granule(uintptr_t at, size_t i, CUmemGenericAllocationHandle h, const char *whose) {
-  const size_t g = core::granule_bytes;
-  CUdeviceptr p = static_cast<CUdeviceptr>(at + i * g);
-  CUresult e = cu.cuMemMap(p, g, 0, h, 0);
-  if (e == CUDA_SUCCESS) e = cu.cuMemSetAccess(p, g, &access_, 1);
+status gpu_provider::map_range(uintptr_t at, size_t bytes, CUmemGenericAllocationHandle h, const char *whose) {
+  CUdeviceptr p = static_cast<CUdeviceptr>(at);
+  CUresult e = cu.cuMemMap(p, bytes, 0, h, 0);
+  if (e == CUDA_SUCCESS) e = cu.cuMemSetAccess(p, bytes, &access_, 1);
   if (e != CUDA_SUCCESS) {
-    if (p != 0) (void)cu.cuMemUnmap(p, g);
-    return cu_fail(e, "malloc", strfmt("mapping a granule of %s heap at %#llx", whose, static_cast<unsigned long long>(p)).c_str(),
+    (void)cu.cuMemUnmap(p, bytes);
+    return cu_fail(e, "malloc", strfmt("mapping %zu bytes of %s heap at %#llx", bytes, whose, static_cast<unsigned long long>(p)).c_str(),
                    "check that the GPUs of this host can access each other (peer access)");
   }
   return ok_status;
 }
 
-status gpu_provider::create_granule(size_t i, CUmemGenericAllocationHandle &h, int &fd) {
-  CUresult e = cu.cuMemCreate(&h, core::granule_bytes, &prop_, 0);
+status gpu_provider::create_chunk(const chunk &c, CUmemGenericAllocationHandle &h, int &fd) {
+  const size_t bytes = c.count * core::granule_bytes;
+  CUresult e = cu.cuMemCreate(&h, bytes, &prop_, 0);
   if (e != CUDA_SUCCESS) {
     h = 0;
-    return cu_fail(e, "malloc", strfmt("committing %zu bytes of GPU memory for the heap", core::granule_bytes).c_str(),
+    return cu_fail(e, "malloc", strfmt("committing %zu bytes of GPU memory for the heap", bytes).c_str(),
                    "free GPU memory, or put fewer PEs on this GPU");
   }
-  SYMMEM_TRY(map_granule(base_, i, h, "this PE's"));
+  SYMMEM_TRY(map_range(base_ + c.first * core::granule_bytes, bytes, h, "this PE's"));
   e = cu.cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
   if (e != CUDA_SUCCESS) {
     fd = -1;
-    return cu_fail(e, "malloc", "exporting a heap granule for node-local peers", "check the driver supports POSIX-fd handles");
+    return cu_fail(e, "malloc", "exporting heap memory for node-local peers", "check the driver supports POSIX-fd handles");
   }
   return ok_status;
 }
 
-// Maps every peer's new granules (their descriptors in `got`, in granule order) into the window.
-status gpu_provider::import_granules(const std::vector<size_t> &granules, std::vector<std::vector<int>> &got) {
+// Maps every peer's new chunks (their descriptors in `got`, in chunk order) into the window.
+status gpu_provider::import_chunks(const std::vector<chunk> &chunks, std::vector<std::vector<int>> &got) {
   status st = ok_status;
   for (size_t i = 0; i < got.size(); ++i) {
     const int pe = core::g.local_fd_peers[i].rank;
     std::vector<int> &fds = got[i];
     if (pe == core::g.my_pe) continue;
-    if (st.ok() && fds.size() != granules.size()) {
+    if (st.ok() && fds.size() != chunks.size()) {
       st = fail(SYMMEM_ERR_OUT_OF_MEMORY, "malloc",
                 "PE %d could not commit its part of this allocation (see its message); every PE fails it", pe);
     }
@@ -165,8 +207,9 @@ status gpu_provider::import_granules(const std::vector<size_t> &granules, std::v
       if (st.ok() && pm != nullptr) {
         CUresult e = cu.cuMemImportFromShareableHandle(&h, reinterpret_cast<void *>(static_cast<uintptr_t>(fds[k])),
                                                        CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
-        st = e == CUDA_SUCCESS ? map_granule(pm->at, granules[k], h, strfmt("PE %d's", pe).c_str())
-                               : cu_fail(e, "malloc", strfmt("importing a heap granule of PE %d", pe).c_str(),
+        st = e == CUDA_SUCCESS ? map_range(pm->at + chunks[k].first * core::granule_bytes,
+                                           chunks[k].count * core::granule_bytes, h, strfmt("PE %d's", pe).c_str())
+                               : cu_fail(e, "malloc", strfmt("importing heap memory of PE %d", pe).c_str(),
                                          "check that both PEs see the same GPUs");
         if (h != 0) (void)cu.cuMemRelease(h);
       }
@@ -176,17 +219,8 @@ status gpu_provider::import_granules(const std::vector<size_t> &granules, std::v
   return st;
 }
 
-status gpu_provider::commit_batch(const std::vector<size_t> &granules) {
-  std::vector<CUmemGenericAllocationHandle> handles;
-  std::vector<int> fds;
-  status st = ok_status;
-  for (size_t i : granules) {
-    CUmemGenericAllocationHandle h = 0;
-    int fd = -1;
-    if (st.ok()) st = create_granule(i, h, fd);
-    if (h != 0) handles.push_back(h);
-    if (fd >= 0) fds.push_back(fd);
-  }
+// Hands this PE's descriptors to the node-local peers and maps theirs (collective).
+status gpu_provider::share(const std::vector<chunk> &chunks, std::vector<int> &fds, status st) {
   if (!st.ok()) {
     for (int fd : fds) ::close(fd);
     fds.clear();  // peers see no descriptors from this PE and fail the allocation too
@@ -195,26 +229,56 @@ status gpu_provider::commit_batch(const std::vector<size_t> &granules) {
     std::vector<std::vector<int>> got;
     status ex = core::g.fds.exchange(core::g.my_pe, core::g.local_fd_peers, fds, got, core::g.cfg.bootstrap_timeout,
                                      "malloc");
-    if (ex.ok()) ex = import_granules(granules, got);
+    if (ex.ok()) ex = import_chunks(chunks, got);
     if (st.ok()) st = ex;
   }
   for (int fd : fds) ::close(fd);
+  return st;
+}
+
+status gpu_provider::commit_batch(const std::vector<chunk> &chunks) {
+  std::vector<CUmemGenericAllocationHandle> handles;
+  std::vector<int> fds;
+  status st = ok_status;
+  for (const chunk &c : chunks) {
+    CUmemGenericAllocationHandle h = 0;
+    int fd = -1;
+    if (st.ok()) st = create_chunk(c, h, fd);
+    if (h != 0) handles.push_back(h);
+    if (fd >= 0) fds.push_back(fd);
+  }
+  st = share(chunks, fds, st);
   for (CUmemGenericAllocationHandle h : handles) (void)cu.cuMemRelease(h);  // the mappings keep the memory
   return st;
 }
 
+// Records chunk c as mapped; the granules of [live_from, live_to) are the ones the allocator asked for.
+void gpu_provider::note_mapped(const chunk &c, size_t live_from, size_t live_to) {
+  if (chunk_live_.size() < chunk_of_.size()) chunk_live_.assign(chunk_of_.size(), 0);
+  uint32_t live = 0;
+  for (size_t i = c.first; i < c.first + c.count; ++i) {
+    chunk_of_[i] = static_cast<uint32_t>(c.first);
+    live_[i] = i >= live_from && i < live_to ? 1 : 0;
+    live += live_[i];
+  }
+  chunk_live_[c.first] = live;
+}
+
 status gpu_provider::commit(size_t offset, size_t length) {
   make_current();
-  std::vector<size_t> todo = missing(offset, length);
-  for (size_t at = 0; at < todo.size(); at += max_granules_per_exchange) {
-    std::vector<size_t> batch(todo.begin() + static_cast<long>(at),
-                              todo.begin() + static_cast<long>(std::min(todo.size(), at + max_granules_per_exchange)));
+  if (chunk_live_.size() < chunk_of_.size()) chunk_live_.assign(chunk_of_.size(), 0);
+  std::vector<chunk> todo = new_chunks(offset, length);
+  for (size_t at = 0; at < todo.size(); at += max_chunks_per_exchange) {
+    std::vector<chunk> batch(todo.begin() + static_cast<long>(at),
+                             todo.begin() + static_cast<long>(std::min(todo.size(), at + max_chunks_per_exchange)));
     status st = commit_batch(batch);
-    for (size_t i : batch) mapped_[i] = 1;  // unmap_granule tolerates what did not get mapped
+    const size_t g = core::granule_bytes;
+    // unmap_chunk tolerates what did not get mapped
+    for (const chunk &c : batch) note_mapped(c, offset / g, (offset + length + g - 1) / g);
     if (!st.ok()) {
       (void)cu.cuCtxSynchronize();
-      for (size_t i : todo) {
-        if (mapped_[i] != 0) unmap_granule(i);  // leave nothing half-committed behind
+      for (const chunk &c : todo) {
+        if (chunk_of_[c.first] != no_chunk) unmap_chunk(c.first);  // leave nothing half-committed behind
       }
       return st;
     }
@@ -222,25 +286,80 @@ status gpu_provider::commit(size_t offset, size_t length) {
   return ok_status;
 }
 
-void gpu_provider::unmap_granule(size_t i) {
+void gpu_provider::unmap_chunk(size_t first) {
   const size_t g = core::granule_bytes;
-  (void)cu.cuMemUnmap(static_cast<CUdeviceptr>(base_ + i * g), g);
+  size_t n = 0;
+  while (first + n < chunk_of_.size() && chunk_of_[first + n] == first) ++n;
+  (void)cu.cuMemUnmap(static_cast<CUdeviceptr>(base_ + first * g), n * g);
   for (const peer_map &m : peers_) {
-    (void)cu.cuMemUnmap(static_cast<CUdeviceptr>(m.at + i * g), g);
+    (void)cu.cuMemUnmap(static_cast<CUdeviceptr>(m.at + first * g), n * g);
   }
-  mapped_[i] = 0;
+  for (size_t i = first; i < first + n; ++i) {
+    chunk_of_[i] = no_chunk;
+    live_[i] = 0;
+  }
+  chunk_live_[first] = 0;
 }
 
 // Called by the allocator when granules empty (past the retain budget). Every PE frees the same
-// block in the same collective call, so every PE unmaps the same granules.
+// block in the same collective call, so every PE unmaps the same chunks: a chunk goes when its
+// last live granule does.
 void gpu_provider::release(size_t offset, size_t length) {
   make_current();
   (void)cu.cuCtxSynchronize();  // no kernel of ours may still use the range
   const size_t g = core::granule_bytes;
-  const size_t end = std::min((offset + length) / g, mapped_.size());
+  const size_t end = std::min((offset + length) / g, chunk_of_.size());
   for (size_t i = offset / g; i < end; ++i) {
-    if (mapped_[i] != 0) unmap_granule(i);
+    if (chunk_of_[i] == no_chunk || live_[i] == 0) continue;
+    live_[i] = 0;
+    const uint32_t c = chunk_of_[i];
+    if (--chunk_live_[c] == 0) unmap_chunk(c);
   }
+}
+
+status gpu_provider::map_user(size_t offset, size_t length, CUmemGenericAllocationHandle h) {
+  make_current();
+  const chunk c{offset / core::granule_bytes, length / core::granule_bytes};
+  if (chunk_live_.size() < chunk_of_.size()) chunk_live_.assign(chunk_of_.size(), 0);
+  // The allocator may hand out granules it kept mapped for reuse (SYMMEM_HEAP_RETAIN): their
+  // chunks go first; one reaching outside the range still backs other data.
+  status st = ok_status;
+  for (size_t i = c.first; i < c.first + c.count && st.ok(); ++i) {
+    const uint32_t k = chunk_of_[i];
+    if (k == no_chunk) continue;
+    size_t n = 0;
+    while (k + n < chunk_of_.size() && chunk_of_[k + n] == k) ++n;
+    if (k < c.first || k + n > c.first + c.count) {
+      st = fail(SYMMEM_ERR_OUT_OF_MEMORY, "buffer_register_symmetric",
+                "the heap range for the buffer shares memory with live allocations; register buffers before "
+                "allocating, or set SYMMEM_HEAP_RETAIN=0");
+    } else {
+      unmap_chunk(k);
+    }
+  }
+  std::vector<int> fds;
+  if (st.ok()) st = map_range(base_ + offset, length, h, "this PE's");
+  int fd = -1;
+  if (st.ok()) {
+    CUresult e = cu.cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+    if (e != CUDA_SUCCESS) {
+      st = cu_fail(e, "buffer_register_symmetric", "exporting the buffer for node-local peers",
+                   "allocate it with cuMemCreate and requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR");
+    } else {
+      fds.push_back(fd);
+    }
+  }
+  st = share({c}, fds, st);
+  note_mapped(c, c.first, c.first + c.count);
+  if (!st.ok()) unmap_chunk(c.first);
+  return st;
+}
+
+void gpu_provider::unmap_user(size_t offset, size_t length) {
+  make_current();
+  (void)cu.cuCtxSynchronize();
+  (void)length;
+  if (chunk_of_[offset / core::granule_bytes] != no_chunk) unmap_chunk(offset / core::granule_bytes);
 }
 
 // Host <-> GPU heap copies through the copy engine on the private non-blocking stream, so a host
@@ -267,8 +386,8 @@ void gpu_provider::destroy() {
   if (base_ == 0) return;
   make_current();
   (void)cu.cuCtxSynchronize();
-  for (size_t i = 0; i < mapped_.size(); ++i) {
-    if (mapped_[i] != 0) unmap_granule(i);
+  for (size_t i = 0; i < chunk_of_.size(); ++i) {
+    if (chunk_of_[i] == i) unmap_chunk(i);
   }
   reserver_.release(base_, size_);  // the runtime puts its host guard there next
   base_ = 0;
@@ -278,5 +397,15 @@ void gpu_provider::destroy() {
 }  // namespace
 
 std::unique_ptr<mem::provider> make_gpu_heap() { return std::make_unique<gpu_provider>(); }
+
+status map_user_buffer(size_t offset, size_t length, CUmemGenericAllocationHandle h) {
+  auto *p = dynamic_cast<gpu_provider *>(core::g.heap.get());
+  if (p == nullptr) return fail(SYMMEM_ERR_UNSUPPORTED, "buffer_register_symmetric", "the heap is not in GPU memory");
+  return p->map_user(offset, length, h);
+}
+
+void unmap_user_buffer(size_t offset, size_t length) {
+  if (auto *p = dynamic_cast<gpu_provider *>(core::g.heap.get())) p->unmap_user(offset, length);
+}
 
 }  // namespace symmem::cuda

@@ -22,6 +22,9 @@ class provider {
   [[nodiscard]] virtual const char *kind() const = 0;  // "host" or "gpu"
   // True when the CPU can load and store heap memory directly (host heap).
   [[nodiscard]] virtual bool cpu_accessible() const = 0;
+  // Bytes of address space a heap of `user_bytes` reserves (the GPU heap reserves more: it commits
+  // memory as allocated, and NVSHMEM programs expect the heap to grow past the symmetric size).
+  [[nodiscard]] virtual size_t address_bytes(size_t user_bytes) const { return user_bytes; }
   // Address-space reservation used to agree on one heap address across PEs.
   virtual reserver &address_space() = 0;
   // Backs [base, base+size), already reserved at the agreed address, with this PE's memory.
