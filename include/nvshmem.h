@@ -73,6 +73,8 @@ __attribute__((constructor)) static void symmem_nv_request_gpu_heap(void) { symm
 #define NVSHMEM_THREAD_FUNNELED SYMMEM_THREAD_FUNNELED
 #define NVSHMEM_THREAD_SERIALIZED SYMMEM_THREAD_SERIALIZED
 #define NVSHMEM_THREAD_MULTIPLE SYMMEM_THREAD_MULTIPLE
+#define NVSHMEM_CMP_SENTINEL INT_MAX
+#define NVSHMEM_THREAD_TYPE_SENTINEL INT_MAX
 
 /* NVSHMEM's status codes (nvshmemx_* routines that return int). */
 enum nvshmemx_status {
@@ -135,6 +137,8 @@ typedef enum {
   NVSHMEM_TEAM_INDEX_MAX = INT_MAX
 } nvshmem_team_id_t;
 #define NVSHMEM_TEAM_NUM_CONTEXTS SYMMEM_TEAM_NUM_CONTEXTS
+#define NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS SYMMEM_TEAM_NUM_CONTEXTS
+#define NVSHMEM_TEAM_CONFIG_INITIALIZER {0}
 
 SYMMEM_NV_HD int nvshmem_team_my_pe(nvshmem_team_t t) {
   return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::team_my_pe(t), t == NVSHMEM_TEAM_INVALID ? -1 : symmem_team_my_pe(symmem_team_of_index(t)));

@@ -21,7 +21,12 @@ typedef symmem_uniqueid_t nvshmemx_uniqueid_t;
 #define NVSHMEMX_UNIQUEID_INITIALIZER SYMMEM_UNIQUEID_INITIALIZER
 #define NVSHMEMX_INIT_ATTR_INITIALIZER SYMMEM_INIT_ATTR_INITIALIZER
 #define NVSHMEMX_INIT_SUCCESS SYMMEM_SUCCESS
-enum { NVSHMEM_STATUS_NOT_INITIALIZED = 0, NVSHMEM_STATUS_IS_BOOTSTRAPPED, NVSHMEM_STATUS_IS_INITIALIZED };
+enum {
+  NVSHMEM_STATUS_NOT_INITIALIZED = 0,
+  NVSHMEM_STATUS_IS_BOOTSTRAPPED,
+  NVSHMEM_STATUS_IS_INITIALIZED,
+  NVSHMEM_STATUS_INVALID = INT_MAX
+};
 SYMMEM_NV_H int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr) {
   if (flags == NVSHMEMX_INIT_WITH_SHMEM) return symmem_initialized() ? 0 : symmem_init();
   return symmem_init_attr(flags, attr);

@@ -68,8 +68,8 @@ coll_args check_collective(int kind, int team, void *dest, const void *source, s
   const bool gathers = kind == SYMMEM_COLL_FCOLLECT || kind == SYMMEM_COLL_ALLTOALL;
   const bool scatters = kind == SYMMEM_COLL_ALLTOALL || kind == SYMMEM_COLL_REDUCESCATTER;
   if (bytes != 0) {
-    (void)core::translate(dest, gathers ? all : bytes, core::g.my_pe, call);  // fatal unless symmetric
-    (void)core::translate(source, scatters ? all : bytes, core::g.my_pe, call);
+    (void)core::translate_heap(dest, gathers ? all : bytes, core::g.my_pe, call);  // fatal unless symmetric
+    (void)core::translate_heap(source, scatters ? all : bytes, core::g.my_pe, call);
   }
   return a;
 }
@@ -109,8 +109,8 @@ void symmem_putmem_signal_on_stream(void *dest, const void *source, size_t nbyte
   if (sig_op != SYMMEM_SIGNAL_SET && sig_op != SYMMEM_SIGNAL_ADD) {
     symmem::fatal(call, "operation %d is neither SYMMEM_SIGNAL_SET nor SYMMEM_SIGNAL_ADD", sig_op);
   }
-  void *d = nbytes != 0 ? symmem::core::translate(dest, nbytes, pe, call) : dest;
-  auto *s = reinterpret_cast<uint64_t *>(symmem::core::translate(sig_addr, sizeof(uint64_t), pe, call));
+  void *d = nbytes != 0 ? symmem::core::translate_heap(dest, nbytes, pe, call) : dest;
+  auto *s = reinterpret_cast<uint64_t *>(symmem::core::translate_heap(sig_addr, sizeof(uint64_t), pe, call));
   sc::check_launch(sc::launch_put_signal(d, source, nbytes, s, signal, sig_op, sc::wave_blocks(),
                                          reinterpret_cast<CUstream>(stream)),
                    call);
@@ -124,7 +124,7 @@ void symmem_wait_until_on_stream(void *ivars, size_t n, const int *status, int c
   if (size != 2 && size != 4 && size != 8) symmem::fatal(call, "element size %zu is not 2, 4 or 8", size);
   size_t bytes = 0;
   if (__builtin_mul_overflow(n, size, &bytes)) symmem::fatal(call, "%zu elements overflow", n);
-  void *iv = n != 0 ? symmem::core::translate(ivars, bytes, g.my_pe, call) : ivars;
+  void *iv = n != 0 ? symmem::core::translate_heap(ivars, bytes, g.my_pe, call) : ivars;
   sc::check_launch(sc::launch_wait_until(iv, n, status, cmp, values, value, static_cast<unsigned>(size), is_signed,
                                          reinterpret_cast<CUstream>(stream)),
                    call);
@@ -136,14 +136,14 @@ void symmem_p_on_stream(void *dest, const void *value, size_t size, int pe, cuda
   if (size != 1 && size != 2 && size != 4 && size != 8) symmem::fatal(call, "element size %zu is not 1, 2, 4 or 8", size);
   uint64_t v = 0;
   std::memcpy(&v, value, size);
-  void *d = symmem::core::translate(dest, size, pe, call);
+  void *d = symmem::core::translate_heap(dest, size, pe, call);
   sc::check_launch(sc::launch_p(d, v, static_cast<unsigned>(size), reinterpret_cast<CUstream>(stream)), call);
 }
 
 void symmem_g_on_stream(void *value, const void *source, size_t size, int pe, cudaStream_t stream) {
   const char *call = "g_on_stream";
   sc::gpu_heap(call);
-  const void *s = symmem::core::translate(source, size, pe, call);
+  const void *s = symmem::core::translate_heap(source, size, pe, call);
   CUresult e = sc::cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(value), reinterpret_cast<CUdeviceptr>(s), size,
                                     reinterpret_cast<CUstream>(stream));
   if (e == CUDA_SUCCESS) e = sc::cu.cuStreamSynchronize(reinterpret_cast<CUstream>(stream));
