@@ -462,6 +462,11 @@ status share_data(const data_layout &layout, const char *call) {
                 static_cast<unsigned long>(layout.map_lo), static_cast<unsigned long>(layout.map_lo + layout.map_len),
                 std::strerror(e));
   }
+  // The same mapping once more, through libc this time: memory-registration caches that watch
+  // mmap (UCX's ucm, MPI's memory hooks) then drop what they registered on the old pages. Mapping
+  // the memfd's own pages over themselves changes nothing for the program, even mid-store.
+  (void)::mmap(reinterpret_cast<void *>(layout.map_lo), layout.map_len, PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_FIXED, fd, 0);
   g_data.layout = layout;
   g_data.page = page;
   g_data.fd = fd;
