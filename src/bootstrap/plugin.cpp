@@ -20,9 +20,9 @@ namespace symmem::boot {
 namespace {
 
 std::mutex g_mutex;  // guards the two below
-pending_attr g_pending;
+pending_attr g_pending __attribute__((init_priority(101)));  // before the program's globals (see core::g)
 int g_attr_result = attr_unused;  // what create_plugin made of the last pending attr
-std::map<std::string, void *> g_loaded;
+std::map<std::string, void *> g_loaded __attribute__((init_priority(101)));
 
 void host_set_pe(int pe) { set_log_pe(pe); }
 

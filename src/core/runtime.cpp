@@ -18,7 +18,9 @@
 
 namespace symmem::core {
 
-runtime_state g;
+// Constructed before the program's own globals when libsymmem is linked statically, so that a
+// global constructor may call shmem_init (init_priority: the linker sorts these first).
+runtime_state g __attribute__((init_priority(101)));
 
 namespace {
 

@@ -26,7 +26,7 @@ namespace {
 constexpr uint32_t live_magic = 0x5c7c7e11;
 constexpr uint32_t dead_magic = 0xdeadc7c7;
 
-symmem_ctx_s default_ctx{live_magic, 0, nullptr, nullptr, 0, {}};
+symmem_ctx_s default_ctx __attribute__((init_priority(101))){live_magic, 0, nullptr, nullptr, 0, {}};  // see core::g
 std::mutex ctx_mutex;  // creation and destruction only
 
 [[noreturn]] void bad_ctx(symmem_ctx_t c, const char *call) {

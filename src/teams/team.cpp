@@ -17,14 +17,14 @@ using symmem::core::g;
 namespace symmem::teams {
 namespace {
 
-symmem_team_s pool[max_teams];
+symmem_team_s pool[max_teams] __attribute__((init_priority(101)));  // before the program's globals (core::g)
 
 struct pool_state {
   std::mutex mutex;
   std::atomic<uint64_t> nonce{0};    // the job (g.nonce) the pool was set up for
   uint64_t used = 0;                 // live slots on this PE
   uint64_t last_epoch[max_teams]{};  // epoch reached on each slot, kept after destroy
-} ps;
+} ps __attribute__((init_priority(101)));
 
 void set_members(team &t, int slot, std::vector<int> pes) {
   t.live = true;
