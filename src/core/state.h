@@ -153,7 +153,7 @@ inline char *translate_data(const void *addr, size_t len, int pe) {
 
 // The heap's part of translate: where `len` bytes at `addr` live for PE `pe`, or nullptr when they
 // are not in the heap or the PE is out of range or not mapped (then translate_miss decides).
-inline char *translate_hit(const void *addr, size_t len, int pe) {
+[[gnu::always_inline]] inline char *translate_hit(const void *addr, size_t len, int pe) {
   uintptr_t off = reinterpret_cast<uintptr_t>(addr) - g.heap_base;
   if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off &&
                     static_cast<unsigned>(pe) < static_cast<unsigned>(g.n_pes))) {
@@ -174,25 +174,8 @@ inline char *translate(const void *addr, size_t len, int pe, const char *call) {
   return translate_miss(addr, len, pe, call);
 }
 
-template <typename Op>
-[[gnu::noinline]] auto with_target_miss(const void *addr, size_t len, int pe, const char *call, Op op) {
-  char *p = translate_data(addr, len, pe);
-  if (SYMMEM_UNLIKELY(p == nullptr)) {
-    bad_target(addr, len, pe, call);
-  }
-  return op(p);
-}
-
 // True when PE pe is reached through the network transport (core/remote.cpp; miss paths only).
 bool is_remote(int pe);
-
-template <typename Op>
-inline auto with_target(const void *addr, size_t len, int pe, const char *call, Op op) {
-  if (char *p = translate_hit(addr, len, pe); SYMMEM_LIKELY(p != nullptr)) {
-    return op(p);
-  }
-  return with_target_miss(addr, len, pe, call, op);
-}
 
 // translate() for heap memory only (GPU kernels and copies, which cannot reach static data).
 inline char *translate_heap(const void *addr, size_t len, int pe, const char *call) {
