@@ -100,7 +100,7 @@ class amo_ref {
 };
 
 // f(the AMO's target): the heap inline; static data (always host memory) through one out-of-line
-// call that does the whole AMO, so the heap path keeps nothing across a call (see with_target).
+// call that does the whole AMO, so the heap path keeps nothing across a call (see rma.cpp).
 template <typename T, typename F>
 [[gnu::noinline]] auto amo_miss(T *dest, int pe, const char *call, F f) {
   char *p = translate_data(dest, sizeof(T), pe);

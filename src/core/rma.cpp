@@ -35,9 +35,18 @@ inline T load_one(const T *at) {
 
 // The miss paths: static data (mapped, host memory), or a PE on another host. Out of line and
 // taking plain arguments, so the heap path keeps no value across a call (no frame, no stores).
+// Beside a GPU heap the local buffer may be GPU memory: the copy engine then, for static data too.
+void copy_bytes(void *to, const void *from, size_t n) {
+  if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+    std::memcpy(to, from, n);
+  } else {
+    g.heap->copy(to, from, n);
+  }
+}
+
 [[gnu::noinline]] void put_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
   if (char *d = translate_data(dest, n, pe)) {
-    std::memcpy(d, src, n);
+    copy_bytes(d, src, n);
   } else if (is_remote(pe)) {
     remote_put(dest, src, n, pe, nbi, call);
   } else {
@@ -47,7 +56,7 @@ inline T load_one(const T *at) {
 
 [[gnu::noinline]] void get_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
   if (const char *s = translate_data(src, n, pe)) {
-    std::memcpy(dest, s, n);
+    copy_bytes(dest, s, n);
   } else if (is_remote(pe)) {
     remote_get(dest, src, n, pe, nbi, call);
   } else {
