@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "common/checked.h"
+
 namespace symmem {
 namespace {
 
@@ -112,6 +114,11 @@ void fatal(const char *call, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vfatal(call, fmt, ap);
+}
+
+void size_overflow(const char *call, size_t a, size_t b, const char *what) {
+  fatal(call, "%s (%zu x %zu) does not fit in size_t: the size wraps around; pass a count that fits the symmetric heap",
+        what, a, b);
 }
 
 const std::string &last_error() { return t_last_error; }

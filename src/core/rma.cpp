@@ -7,6 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "common/checked.h"
 #include "core/remote.h"
 #include "core/state.h"
 
@@ -64,10 +65,18 @@ void copy_bytes(void *to, const void *from, size_t n) {
   }
 }
 
+// A transfer of nothing (the call still needs init), or a NULL local buffer: out of line, so the
+// hot path is one unlikely branch for both.
+[[gnu::noinline]] void empty_or_null(size_t n, const char *arg, const char *call) {
+  require_init(call);
+  if (n != 0) {
+    fatal(call, "%s is NULL; pass the address of a local buffer of %zu bytes", arg, n);
+  }
+}
+
 inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
-  if (n == 0) {
-    require_init(call);
-    return;
+  if (SYMMEM_UNLIKELY(n == 0 || src == nullptr)) {
+    return empty_or_null(n, "source", call);
   }
   if (char *d = translate_hit(dest, n, pe); SYMMEM_LIKELY(d != nullptr)) {
     if (SYMMEM_LIKELY(g.heap_on_cpu)) {
@@ -81,9 +90,8 @@ inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char 
 }
 
 inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
-  if (n == 0) {
-    require_init(call);
-    return;
+  if (SYMMEM_UNLIKELY(n == 0 || dest == nullptr)) {
+    return empty_or_null(n, "dest", call);
   }
   if (const char *s = translate_hit(src, n, pe); SYMMEM_LIKELY(s != nullptr)) {
     if (SYMMEM_LIKELY(g.heap_on_cpu)) {
@@ -140,14 +148,13 @@ struct elem {
 
 template <typename E>
 void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, const char *call) {
-  if (n == 0) {
-    require_init(call);
-    return;
+  if (n == 0 || src == nullptr) {
+    return empty_or_null(n, "source", call);
   }
   if (dst < 1 || sst < 1) {
     fatal(call, "strides must be positive (dest stride %td, source stride %td)", dst, sst);
   }
-  size_t span = ((n - 1) * static_cast<size_t>(dst) + 1) * sizeof(E);
+  const size_t span = strided_span(n, static_cast<size_t>(dst), sizeof(E), call);
   if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {
     for (size_t i = 0; i < n; ++i) remote_put(dest + i * static_cast<size_t>(dst), src + i * static_cast<size_t>(sst), sizeof(E), pe, false, call);
     return;
@@ -166,14 +173,13 @@ void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
 
 template <typename E>
 void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, const char *call) {
-  if (n == 0) {
-    require_init(call);
-    return;
+  if (n == 0 || dest == nullptr) {
+    return empty_or_null(n, "dest", call);
   }
   if (dst < 1 || sst < 1) {
     fatal(call, "strides must be positive (dest stride %td, source stride %td)", dst, sst);
   }
-  size_t span = ((n - 1) * static_cast<size_t>(sst) + 1) * sizeof(E);
+  const size_t span = strided_span(n, static_cast<size_t>(sst), sizeof(E), call);
   if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {  // posted together, completed together
     for (size_t i = 0; i < n; ++i) remote_get(dest + i * static_cast<size_t>(dst), src + i * static_cast<size_t>(sst), sizeof(E), pe, true, call);
     remote_quiet(call);
@@ -195,6 +201,7 @@ void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
 }  // namespace symmem::core
 
 using namespace symmem::core;
+using symmem::bytes_of;
 
 extern "C" {
 
@@ -209,16 +216,16 @@ void symmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
 
 #define SYMMEM_DEF_RMA(T, N)                                                                         \
   void symmem_##N##_put(T *dest, const T *source, size_t nelems, int pe) {                           \
-    put_bytes(dest, source, nelems * sizeof(T), pe, #N "_put");                                      \
+    put_bytes(dest, source, bytes_of(nelems, sizeof(T), #N "_put"), pe, #N "_put");                  \
   }                                                                                                  \
   void symmem_##N##_get(T *dest, const T *source, size_t nelems, int pe) {                           \
-    get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get");                                      \
+    get_bytes(dest, source, bytes_of(nelems, sizeof(T), #N "_get"), pe, #N "_get");                  \
   }                                                                                                  \
   void symmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                       \
-    put_bytes(dest, source, nelems * sizeof(T), pe, #N "_put_nbi", true);                            \
+    put_bytes(dest, source, bytes_of(nelems, sizeof(T), #N "_put_nbi"), pe, #N "_put_nbi", true);    \
   }                                                                                                  \
   void symmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                       \
-    get_bytes(dest, source, nelems * sizeof(T), pe, #N "_get_nbi", true);                            \
+    get_bytes(dest, source, bytes_of(nelems, sizeof(T), #N "_get_nbi"), pe, #N "_get_nbi", true);    \
   }                                                                                                  \
   void symmem_##N##_p(T *dest, T value, int pe) {                                                    \
     if (char *d = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(d != nullptr)) {                 \
@@ -248,16 +255,16 @@ SYMMEM_RMA_TYPES(SYMMEM_DEF_RMA)
 
 #define SYMMEM_DEF_RMA_SIZED(B)                                                                      \
   void symmem_put##B(void *dest, const void *source, size_t nelems, int pe) {                        \
-    put_bytes(dest, source, nelems * (B / 8), pe, "put" #B);                                         \
+    put_bytes(dest, source, bytes_of(nelems, B / 8, "put" #B), pe, "put" #B);                        \
   }                                                                                                  \
   void symmem_get##B(void *dest, const void *source, size_t nelems, int pe) {                        \
-    get_bytes(dest, source, nelems * (B / 8), pe, "get" #B);                                         \
+    get_bytes(dest, source, bytes_of(nelems, B / 8, "get" #B), pe, "get" #B);                        \
   }                                                                                                  \
   void symmem_put##B##_nbi(void *dest, const void *source, size_t nelems, int pe) {                  \
-    put_bytes(dest, source, nelems * (B / 8), pe, "put" #B "_nbi", true);                            \
+    put_bytes(dest, source, bytes_of(nelems, B / 8, "put" #B "_nbi"), pe, "put" #B "_nbi", true);    \
   }                                                                                                  \
   void symmem_get##B##_nbi(void *dest, const void *source, size_t nelems, int pe) {                  \
-    get_bytes(dest, source, nelems * (B / 8), pe, "get" #B "_nbi", true);                            \
+    get_bytes(dest, source, bytes_of(nelems, B / 8, "get" #B "_nbi"), pe, "get" #B "_nbi", true);    \
   }                                                                                                  \
   void symmem_iput##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     using E = elem<B / 8>;                                                                           \
