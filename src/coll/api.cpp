@@ -16,6 +16,12 @@ int on_team(symmem_team_t h, const char *call, F &&body) {
   return body(gr).code();
 }
 
+// A typed team collective: nelems * esize counted without wrapping, then the body with the bytes.
+template <typename F>
+int on_team_n(symmem_team_t h, const char *call, size_t nelems, size_t esize, F &&body) {
+  return on_team(h, call, [&](group &gr) { return body(gr, bytes_of(nelems, esize, call)); });
+}
+
 template <typename F>
 void on_aset(int start, int log_stride, int size, long *psync, const char *call, F &&body) {
   group gr = aset_group(start, log_stride, size, psync, call);
@@ -83,21 +89,24 @@ int symmem_alltoallsmem(symmem_team_t team, void *dest, const void *source, ptrd
 
 #define SYMMEM_DEF_COLL(T, N)                                                                            \
   int symmem_##N##_broadcast(symmem_team_t team, T *dest, const T *source, size_t nelems, int root) {    \
-    return on_team(team, #N "_broadcast", [&](group &gr) {                                               \
-      return broadcast(gr, dest, source, nelems * sizeof(T), root, true, #N "_broadcast");               \
+    return on_team_n(team, #N "_broadcast", nelems, sizeof(T), [&](group &gr, size_t nbytes) {       \
+      return broadcast(gr, dest, source, nbytes, root, true, #N "_broadcast");                       \
     });                                                                                                  \
   }                                                                                                      \
   int symmem_##N##_collect(symmem_team_t team, T *dest, const T *source, size_t nelems) {                \
-    return on_team(team, #N "_collect",                                                                  \
-                   [&](group &gr) { return collect(gr, dest, source, nelems * sizeof(T), #N "_collect"); }); \
+    return on_team_n(team, #N "_collect", nelems, sizeof(T), [&](group &gr, size_t nbytes) {         \
+      return collect(gr, dest, source, nbytes, #N "_collect");                                       \
+    });                                                                                              \
   }                                                                                                      \
   int symmem_##N##_fcollect(symmem_team_t team, T *dest, const T *source, size_t nelems) {               \
-    return on_team(team, #N "_fcollect",                                                                 \
-                   [&](group &gr) { return fcollect(gr, dest, source, nelems * sizeof(T), #N "_fcollect"); }); \
+    return on_team_n(team, #N "_fcollect", nelems, sizeof(T), [&](group &gr, size_t nbytes) {        \
+      return fcollect(gr, dest, source, nbytes, #N "_fcollect");                                     \
+    });                                                                                              \
   }                                                                                                      \
   int symmem_##N##_alltoall(symmem_team_t team, T *dest, const T *source, size_t nelems) {               \
-    return on_team(team, #N "_alltoall",                                                                 \
-                   [&](group &gr) { return alltoall(gr, dest, source, nelems * sizeof(T), #N "_alltoall"); }); \
+    return on_team_n(team, #N "_alltoall", nelems, sizeof(T), [&](group &gr, size_t nbytes) {        \
+      return alltoall(gr, dest, source, nbytes, #N "_alltoall");                                     \
+    });                                                                                              \
   }                                                                                                      \
   int symmem_##N##_alltoalls(symmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,  \
                              size_t nelems) {                                                            \
@@ -136,23 +145,26 @@ void symmem_sync(int start, int log_stride, int size, long *pSync) {
   void symmem_broadcast##B(void *dest, const void *source, size_t nelems, int root, int start, int log_stride, \
                            int size, long *pSync) {                                                      \
     on_aset(start, log_stride, size, pSync, "broadcast" #B, [&](group &gr) {                            \
-      return broadcast(gr, dest, source, nelems * (B / 8), root, false, "broadcast" #B);                \
+      return broadcast(gr, dest, source, bytes_of(nelems, B / 8, "broadcast" #B), root, false, "broadcast" #B); \
     });                                                                                                  \
   }                                                                                                      \
   void symmem_collect##B(void *dest, const void *source, size_t nelems, int start, int log_stride, int size, \
                          long *pSync) {                                                                  \
-    on_aset(start, log_stride, size, pSync, "collect" #B,                                               \
-            [&](group &gr) { return collect(gr, dest, source, nelems * (B / 8), "collect" #B); });       \
+    on_aset(start, log_stride, size, pSync, "collect" #B, [&](group &gr) {                           \
+      return collect(gr, dest, source, bytes_of(nelems, B / 8, "collect" #B), "collect" #B);         \
+    });                                                                                              \
   }                                                                                                      \
   void symmem_fcollect##B(void *dest, const void *source, size_t nelems, int start, int log_stride, int size, \
                           long *pSync) {                                                                 \
-    on_aset(start, log_stride, size, pSync, "fcollect" #B,                                              \
-            [&](group &gr) { return fcollect(gr, dest, source, nelems * (B / 8), "fcollect" #B); });     \
+    on_aset(start, log_stride, size, pSync, "fcollect" #B, [&](group &gr) {                          \
+      return fcollect(gr, dest, source, bytes_of(nelems, B / 8, "fcollect" #B), "fcollect" #B);      \
+    });                                                                                              \
   }                                                                                                      \
   void symmem_alltoall##B(void *dest, const void *source, size_t nelems, int start, int log_stride, int size, \
                           long *pSync) {                                                                 \
-    on_aset(start, log_stride, size, pSync, "alltoall" #B,                                              \
-            [&](group &gr) { return alltoall(gr, dest, source, nelems * (B / 8), "alltoall" #B); });     \
+    on_aset(start, log_stride, size, pSync, "alltoall" #B, [&](group &gr) {                          \
+      return alltoall(gr, dest, source, bytes_of(nelems, B / 8, "alltoall" #B), "alltoall" #B);      \
+    });                                                                                              \
   }                                                                                                      \
   void symmem_alltoalls##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,   \
                            int start, int log_stride, int size, long *pSync) {                           \
@@ -169,7 +181,8 @@ SYMMEM_DEF_ASET(64)
                                   T *pWrk, long *pSync) {                                                \
     (void)pWrk; /* peers' sources are read directly: no work array needed */                            \
     on_aset(start, log_stride, size, pSync, #N "_" #OP "_to_all", [&](group &gr) {                      \
-      return reduce(gr, dest, source, nreduce < 0 ? 0 : static_cast<size_t>(nreduce), reducer_of<T, op_##OP>(), \
+      if (nreduce < 0) fatal(#N "_" #OP "_to_all", "nreduce %d is negative", nreduce);               \
+      return reduce(gr, dest, source, static_cast<size_t>(nreduce), reducer_of<T, op_##OP>(),        \
                     op_code(#OP), #N "_" #OP "_to_all");                                                 \
     });                                                                                                  \
   }

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "coll/coll.h"
@@ -123,6 +124,8 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
   if (root < 0 || root >= gr.n) {
     return bad_root(root, gr.n, call);
   }
+  own_range(dest, nbytes, call);
+  own_range(src, nbytes, call);
   if (gr.shm() && nbytes <= teams::bcast_bytes) {
     if (gr.n == 1) {
       if (update_root && dest != src) std::memmove(dest, src, nbytes);
@@ -154,6 +157,8 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
 
 status fcollect(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
   const core::call_record rec{teams::call_fcollect, 1, nbytes, 0};
+  own_range(dest, bytes_of(static_cast<size_t>(gr.n), nbytes, call, "the team size times the block size"), call);
+  own_range(src, nbytes, call);
   if (!gr.local) return fcollect_push(gr, dest, src, nbytes, rec, call);
   char *d = static_cast<char *>(dest);
   if (gr.shm() && nbytes <= teams::coll_bytes) {
@@ -192,6 +197,17 @@ uint64_t size_of(const group &gr, int i, unsigned p, const char *call) {
   return static_cast<uint64_t>(v);
 }
 
+// The bytes of a collect's dest: the sum of the contributions, which must not wrap.
+size_t total_of(const std::vector<uint64_t> &sizes, const char *call) {
+  size_t total = 0;
+  for (uint64_t len : sizes) {
+    std::optional<size_t> t = add_size(total, len);
+    if (!t) size_overflow(call, total, len, "the sum of the contributions");
+    total = *t;
+  }
+  return total;
+}
+
 }  // namespace
 
 // Variable-size all-gather: the sizes travel with the entry barrier; a contribution that fits the
@@ -199,6 +215,7 @@ uint64_t size_of(const group &gr, int i, unsigned p, const char *call) {
 status collect(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
   const core::call_record rec{teams::call_collect, 1, 0, 0};  // sizes may differ across PEs
   const unsigned p = gr.scratch() ? gr.next_parity() : 0;
+  own_range(src, nbytes, call);
   if (gr.scratch()) {
     teams::area(*gr.t, core::g.my_pe)->meta[p][0] = nbytes;
     if (nbytes <= teams::coll_bytes) std::memcpy(gr.scratch_of(gr.me, p), src, nbytes);
@@ -206,9 +223,10 @@ status collect(group &gr, void *dest, const void *src, size_t nbytes, const char
     std::atomic_ref<long>(gr.psync[sizes_at]).store(static_cast<long>(nbytes), std::memory_order_relaxed);
   }
   SYMMEM_TRY(gr.sync(rec, call));
+  std::vector<uint64_t> sizes(static_cast<size_t>(gr.n));
+  for (int i = 0; i < gr.n; ++i) sizes[static_cast<size_t>(i)] = i == gr.me ? nbytes : size_of(gr, i, p, call);
+  own_range(dest, total_of(sizes, call), call);  // dest holds every contribution: all checked first
   if (!gr.local) {
-    std::vector<uint64_t> sizes(static_cast<size_t>(gr.n));
-    for (int i = 0; i < gr.n; ++i) sizes[static_cast<size_t>(i)] = i == gr.me ? nbytes : size_of(gr, i, p, call);
     SYMMEM_TRY(collect_push(gr, dest, src, sizes, call));
     if (!gr.scratch()) std::atomic_ref<long>(gr.psync[sizes_at]).store(0, std::memory_order_relaxed);
     return ok_status;
@@ -240,6 +258,9 @@ status collect(group &gr, void *dest, const void *src, size_t nbytes, const char
 
 status alltoall(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
   const core::call_record rec{teams::call_alltoall, 1, nbytes, 0};
+  const size_t all = bytes_of(static_cast<size_t>(gr.n), nbytes, call, "the team size times the block size");
+  own_range(dest, all, call);
+  own_range(src, all, call);
   if (!gr.local) return alltoall_push(gr, dest, src, nbytes, rec, call);
   char *d = static_cast<char *>(dest);
   const size_t me_off = static_cast<size_t>(gr.me) * nbytes;
@@ -275,11 +296,13 @@ status alltoalls(group &gr, void *dest, const void *src, ptrdiff_t dst, ptrdiff_
   if (dst < 1 || sst < 1) {
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "strides must be positive (dst %td, sst %td)", dst, sst);
   }
-  const core::call_record rec{teams::call_alltoalls, 1, nelems * esize,
+  const size_t total = bytes_of(static_cast<size_t>(gr.n), nelems, call, "the team size times the element count");
+  const size_t span = strided_span(total, static_cast<size_t>(sst), esize, call);
+  own_range(dest, strided_span(total, static_cast<size_t>(dst), esize, call), call);
+  own_range(src, span, call);
+  const core::call_record rec{teams::call_alltoalls, 1, bytes_of(nelems, esize, call),
                               static_cast<uint64_t>(dst) ^ (static_cast<uint64_t>(sst) << 32)};
   SYMMEM_TRY(gr.sync(rec, call));
-  const size_t total = static_cast<size_t>(gr.n) * nelems;
-  const size_t span = total == 0 ? 0 : ((total - 1) * static_cast<size_t>(sst) + 1) * esize;
   char *d = static_cast<char *>(dest);
   for (int k = 0; k < gr.n && nelems != 0; ++k) {
     const int i = (gr.me + k) % gr.n;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/checked.h"
+
 #include "teams/team.h"
 
 namespace symmem::coll {
@@ -40,6 +42,13 @@ void put_to(void *dst, const void *src, size_t len, int world, const char *call)
 bool team_group(symmem_team_t h, group &gr, const char *call);
 // The group of an active set; fatal when the triplet is bad or this PE is not in it.
 group aset_group(int start, int log_stride, int size, long *psync, const char *call);
+
+// Checks that `len` bytes at `addr` are this PE's symmetric memory: the dest and source of every
+// collective are symmetric objects (OpenSHMEM 1.5, 9.9), and peers read or write them there.
+// Fatal (naming the call) otherwise, before any byte moves.
+inline void own_range(const void *addr, size_t len, const char *call) {
+  if (len != 0) (void)core::translate(addr, len, core::g.my_pe, call);
+}
 
 // Element-wise combining function of a reduction: acc[i] = acc[i] op in[i], i < n.
 struct reducer {

@@ -63,7 +63,9 @@ void reduce_slice(group &gr, void *dest, const void *src, size_t lo, size_t hi, 
 
 status reduce(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, uint32_t op_id,
               const char *call) {
-  const size_t nbytes = nelems * r.esize;
+  const size_t nbytes = bytes_of(nelems, r.esize, call);
+  own_range(dest, nbytes, call);
+  own_range(src, nbytes, call);
   const core::call_record rec{teams::call_reduce, 1, nbytes, op_id};
   if (gr.n == 1) {
     if (dest != src) std::memmove(dest, src, nbytes);
