@@ -1,7 +1,9 @@
 // symmem: collective allocation. Each call synchronises once on entry (that sync also checks the
 // arguments of every PE); the allocation itself is local and deterministic (heap/allocator.h).
 #include <cstring>
+#include <optional>
 
+#include "common/checked.h"
 #include "core/remote.h"
 #include "core/state.h"
 #include "core/sync.h"
@@ -74,6 +76,13 @@ void *checked_alloc(call_id id, size_t size, size_t align, const char *call) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "alignment %zu is not a power of two", align);
     return nullptr;
   }
+  if (align > g.heap_size) {
+    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
+               "alignment %zu is larger than the symmetric heap (%zu bytes): no block in it can have that "
+               "alignment; pass a power of two up to the heap size",
+               align, g.heap_size);
+    return nullptr;
+  }
   if (size == 0) {
     return nullptr;  // OpenSHMEM: a zero-byte allocation returns NULL (and is still collective)
   }
@@ -100,11 +109,20 @@ void *symmem_align(size_t alignment, size_t size) {
 }
 
 void *symmem_calloc(size_t count, size_t size) {
-  size_t total = 0;
   core::require_init("calloc");
-  if (__builtin_mul_overflow(count, size, &total)) {
-    total = SIZE_MAX;  // every PE computes the same: the heap cannot hold it, so all fail alike
+  std::optional<size_t> bytes = mul_size(count, size);
+  if (!bytes) {
+    // Still collective (every PE computes the same, so every PE fails alike, after the check).
+    core::call_record rec{core::call_calloc, 1, SIZE_MAX, core::min_alignment};
+    if (core::collective_sync(rec, "calloc").ok()) {
+      (void)fail(SYMMEM_ERR_OUT_OF_MEMORY, "calloc",
+                 "the symmetric heap is out of memory: %zu elements of %zu bytes are more than size_t can count "
+                 "(the product wraps); no heap holds them",
+                 count, size);
+    }
+    return nullptr;
   }
+  const size_t total = *bytes;
   void *p = core::checked_alloc(core::call_calloc, total, core::min_alignment, "calloc");
   if (p != nullptr) {
     if (g.heap_on_cpu) {
@@ -122,7 +140,11 @@ void *symmem_calloc(size_t count, size_t size) {
 
 void *symmem_realloc(void *ptr, size_t size) {
   core::require_init("realloc");
-  core::call_record rec{core::call_realloc, 1, size, reinterpret_cast<uintptr_t>(ptr)};
+  // As in free: a pointer outside the heap is recorded as such (1: no heap pointer is odd), not by
+  // value, which differs across PEs.
+  const auto a = reinterpret_cast<uintptr_t>(ptr);
+  const bool in_heap = ptr == nullptr || (a >= g.heap_base && a < g.heap_base + g.heap_size);
+  core::call_record rec{core::call_realloc, 1, size, in_heap ? a : 1u};
   if (!core::collective_sync(rec, "realloc").ok()) {
     return nullptr;
   }

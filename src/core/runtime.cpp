@@ -297,6 +297,7 @@ status do_init(int requested) {
     return st;
   }
   g.alloc.reset(0, g.heap_size, granule_bytes, g.cfg.heap_retain, min_alignment, release_range);
+  g.alloc.set_origin(g.heap_base);
   g.peer_base = g.peer_table.data();
   g.data_peer = g.data_table.data();
   if (!g.heap_on_cpu && gpu_after_init != nullptr) {

@@ -122,6 +122,7 @@ std::string describe_call(const call_record &r) {
       return strfmt("align(alignment %llu, %llu bytes)", static_cast<unsigned long long>(r.b),
                     static_cast<unsigned long long>(r.a));
     case call_realloc:
+      if (r.b == 1) return strfmt("realloc(a pointer outside the symmetric heap, %llu bytes)", static_cast<unsigned long long>(r.a));
       return strfmt("realloc(%#llx, %llu bytes)", static_cast<unsigned long long>(r.b),
                     static_cast<unsigned long long>(r.a));
     case call_free:

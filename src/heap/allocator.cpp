@@ -45,13 +45,19 @@ void allocator::insert_free(size_t off, size_t size) {
 void allocator::erase_free(size_t off, size_t size) { free_index_.erase({size, off}); }
 
 std::optional<size_t> allocator::allocate(size_t size, size_t align) {
+  // Sizes and alignments near SIZE_MAX would wrap in align_up (SIZE_MAX became a 0-byte block
+  // that aliased the next allocation): anything larger than the heap fails here, before rounding.
+  if (size > end_ - begin_ || align > end_ - begin_) {
+    return std::nullopt;
+  }
   align = std::max(align, min_align_);
   size = align_up(std::max<size_t>(size, 1), min_align_);
-  // Best fit: the smallest free block that holds size bytes after aligning its start.
+  // Best fit: the smallest free block that holds size bytes after aligning its start. Alignment
+  // is of the address (origin + offset), not only of the offset.
   for (auto it = free_index_.lower_bound({size, 0}); it != free_index_.end(); ++it) {
     auto [bsize, boff] = *it;
-    size_t start = align_up(boff, align);
-    if (start - boff + size > bsize) {
+    size_t start = align_up(origin_ + boff, align) - origin_;
+    if (start - boff > bsize || size > bsize - (start - boff)) {
       continue;
     }
     // Reuse the index node for the tail (node handles): no allocation for the common case.
@@ -125,6 +131,9 @@ bool allocator::resize_in_place(size_t offset, size_t new_size) {
   if (it == blocks_.end() || it->second.free) {
     return false;
   }
+  if (new_size > end_ - begin_) {
+    return false;
+  }
   new_size = align_up(std::max<size_t>(new_size, 1), min_align_);
   size_t old = it->second.size;
   if (new_size == old) {
@@ -141,9 +150,11 @@ bool allocator::resize_in_place(size_t offset, size_t new_size) {
     erase_free(next->first, next_free);
     blocks_.erase(next);
   }
+  // Count the new extent in before the old one out: a granule the block keeps never reaches zero
+  // live blocks, so it is not handed back (with SYMMEM_HEAP_RETAIN=0 that lost the block's bytes).
+  granules_used(offset, new_size);
   granules_freed(offset, old);
   it->second.size = new_size;
-  granules_used(offset, new_size);
   used_ = used_ - old + new_size;
   if (avail > new_size) {
     insert_free(offset + new_size, avail - new_size);

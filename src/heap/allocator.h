@@ -30,6 +30,9 @@ class allocator {
   // Manages [begin, end); granule is a power of two; min_align a power of two.
   void reset(size_t begin, size_t end, size_t granule, size_t retain, size_t min_align, release_fn release);
   void clear();
+  // The address of offset 0: alignments are of addresses (the same on every PE: the heap has one
+  // address everywhere). 0 by default.
+  void set_origin(uintptr_t origin) { origin_ = origin; }
 
   // Returns the offset of a block of at least `size` bytes aligned to `align`, or nullopt.
   std::optional<size_t> allocate(size_t size, size_t align);
@@ -62,6 +65,7 @@ class allocator {
   size_t retain_ = 0;
   size_t min_align_ = 64;
   size_t used_ = 0;
+  uintptr_t origin_ = 0;
   std::map<size_t, block> blocks_;                 // by offset: every block, free or not
   std::set<std::pair<size_t, size_t>> free_index_;  // (size, offset) of free blocks
   std::vector<uint32_t> live_;                      // allocations touching each granule
