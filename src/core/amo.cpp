@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "core/remote.h"
+#include "core/checks.h"
 #include "core/state.h"
 #include "net/net_plugin.h"
 
@@ -101,8 +102,18 @@ class amo_ref {
 
 // f(the AMO's target): the heap inline; static data (always host memory) through one out-of-line
 // call that does the whole AMO, so the heap path keeps nothing across a call (see rma.cpp).
+// A target must be naturally aligned: an atomic that straddles two cache lines is not atomic (nor
+// is a NIC's). The heap path folds the test into its hit condition; a misaligned heap target
+// falls to the miss path, which names it.
+template <typename T>
+inline bool aligned_for_amo(const void *p) {
+  return (reinterpret_cast<uintptr_t>(p) & (std::atomic_ref<T>::required_alignment - 1)) == 0;
+}
+
 template <typename T, typename F>
 [[gnu::noinline]] auto amo_miss(T *dest, int pe, const char *call, F f) {
+  require_aligned(dest, std::atomic_ref<T>::required_alignment, call);  // symmetric addresses agree on it
+  if (char *p = translate_hit(dest, sizeof(T), pe)) return f(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu));
   char *p = translate_data(dest, sizeof(T), pe);
   if (SYMMEM_UNLIKELY(p == nullptr)) {
     if (is_remote(pe)) return f(amo_ref<T>::remote(dest, pe, call));
@@ -114,7 +125,7 @@ template <typename T, typename F>
 template <typename T, typename F>
 inline auto amo(T *dest, int pe, const char *call, F f) {
   static_assert(std::atomic_ref<T>::is_always_lock_free, "AMO type must be lock-free");
-  if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr)) {
+  if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr && aligned_for_amo<T>(p))) {
     return f(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu));
   }
   return amo_miss(dest, pe, call, f);
@@ -130,6 +141,10 @@ T cas_on(amo_ref<T> r, T cond, T value) {
 // Two operands: spelled out rather than captured, so the heap path packs nothing before the test.
 template <typename T>
 [[gnu::noinline]] T cas_miss(T *dest, T cond, T value, int pe, const char *call) {
+  require_aligned(dest, std::atomic_ref<T>::required_alignment, call);
+  if (char *h = translate_hit(dest, sizeof(T), pe)) {
+    return cas_on(amo_ref<T>(reinterpret_cast<T *>(h), g.heap_on_cpu), cond, value);
+  }
   char *p = translate_data(dest, sizeof(T), pe);
   if (SYMMEM_UNLIKELY(p == nullptr)) {
     if (is_remote(pe)) return cas_on(amo_ref<T>::remote(dest, pe, call), cond, value);
@@ -140,7 +155,7 @@ template <typename T>
 
 template <typename T>
 inline T cas(T *dest, T cond, T value, int pe, const char *call) {
-  if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr)) {
+  if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr && aligned_for_amo<T>(p))) {
     return cas_on(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu), cond, value);
   }
   return cas_miss(dest, cond, value, pe, call);

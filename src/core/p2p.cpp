@@ -1,6 +1,7 @@
 // symmem: ordering, barriers and point-to-point waits.
 #include <atomic>
 
+#include "core/checks.h"
 #include "core/compare.h"
 #include "core/remote.h"
 #include "core/state.h"
@@ -36,6 +37,7 @@ const char *cmp_text(int cmp) {
 template <typename T>
 void wait_until(T *ivar, int cmp, T value, const char *call) {
   require_init(call);
+  (void)own_symmetric(ivar, 1, call);  // only a symmetric variable can change under another PE's put
   if (test_once(ivar, cmp, value, call)) {
     return;
   }
@@ -96,6 +98,7 @@ void symmem_sync_all(void) { sync_or_die(call_barrier_all, "sync_all"); }
   }                                                                                                  \
   int symmem_##N##_test(T *ivar, int cmp, T cmp_value) {                                            \
     require_init(#N "_test");                                                                        \
+    (void)own_symmetric(ivar, 1, #N "_test");                                                        \
     return test_once(ivar, cmp, cmp_value, #N "_test") ? 1 : 0;                                      \
   }
 SYMMEM_P2P_SYNC_TYPES(SYMMEM_DEF_P2P)

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "core/remote.h"
+#include "core/checks.h"
 #include "core/state.h"
 #include "core/sync.h"
 #include "core/wait.h"
@@ -34,6 +35,7 @@ class lock_word {
       core::require_init(call);
       fatal(call, "locks in a GPU heap are not supported from the host yet; use SYMMEM_HEAP=host");
     }
+    core::require_aligned(lock, sizeof(uint64_t), call);  // else no atomic can hold it
     remote_ = core::g.remote && core::is_remote(home);
     if (!remote_) local_ = reinterpret_cast<uint64_t *>(core::translate(lock, sizeof(long), home, call));
   }

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "core/checks.h"
 #include "core/compare.h"
 #include "core/remote.h"
 #include "core/state.h"
@@ -26,6 +27,11 @@ void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, 
     fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD (%d)", op, SYMMEM_SIGNAL_SET,
           SYMMEM_SIGNAL_ADD);
   }
+  core::require_aligned(sig_addr, sizeof(uint64_t), call);  // an atomic word, on every path
+  if (nbytes != 0 && src == nullptr) {
+    core::require_init(call);
+    core::null_argument("source", call);
+  }
   if (SYMMEM_UNLIKELY(core::g.remote) && core::is_remote(pe)) {
     if (nbytes != 0) core::remote_put(dest, src, nbytes, pe, nbi, call);
     core::remote_fence(call);
@@ -33,14 +39,20 @@ void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, 
                            0, false, call);
     return;
   }
-  if (nbytes != 0) {
-    symmem_putmem(dest, src, nbytes, pe);
-  }
   if (SYMMEM_UNLIKELY(!core::cpu_memory(sig_addr))) {
     core::require_init(call);
     fatal(call, "signals in a GPU heap are not supported from the host yet; use SYMMEM_HEAP=host");
   }
+  // Both targets are checked before anything moves: a bad signal word must not follow a put.
   auto *s = reinterpret_cast<uint64_t *>(core::translate(sig_addr, sizeof(uint64_t), pe, call));
+  if (nbytes != 0) {
+    char *d = core::translate(dest, nbytes, pe, call);
+    if (core::cpu_memory(dest)) {
+      std::memcpy(d, src, nbytes);
+    } else {
+      core::g.heap->copy(d, src, nbytes);  // data in a GPU heap, the signal in static data
+    }
+  }
   std::atomic_ref<uint64_t> word(*s);
   if (op == SYMMEM_SIGNAL_SET) {
     word.store(signal, std::memory_order_release);
@@ -69,13 +81,14 @@ void symmem_putmem_signal_nbi(void *dest, const void *source, size_t nbytes, uin
 
 uint64_t symmem_signal_fetch(const uint64_t *sig_addr) {
   core::require_init("signal_fetch");
-  return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(sig_addr)).load(std::memory_order_acquire);
+  const uint64_t *s = core::own_symmetric(sig_addr, 1, "signal_fetch");
+  return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(s)).load(std::memory_order_acquire);
 }
 
 uint64_t symmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
   const char *call = "signal_wait_until";
   core::require_init(call);
-  std::atomic_ref<uint64_t> word(*sig_addr);
+  std::atomic_ref<uint64_t> word(*core::own_symmetric(sig_addr, 1, call));
   uint64_t v = word.load(std::memory_order_acquire);
   if (holds(v, cmp, cmp_value, call)) {
     return v;

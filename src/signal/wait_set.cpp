@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/checks.h"
 #include "core/compare.h"
 #include "core/state.h"
 #include "core/sync.h"
@@ -24,9 +25,22 @@ struct target {
 };
 
 template <typename T>
-target<T> mk(T v) { return target<T>{v, nullptr}; }
+target<T> mk(T v, const char *) { return target<T>{v, nullptr}; }
 template <typename T>
-target<T> mk(const T *v) { return target<T>{T(), v}; }
+target<T> mk(const T *v, const char *call) {
+  if (v == nullptr) core::null_argument("cmp_values", call);
+  return target<T>{T(), v};
+}
+
+// The checks every form makes before it reads: the variables are this PE's symmetric objects
+// (n of them; nothing to check when n is 0), and `indices` (the _some forms) is a real array.
+template <typename T>
+void check_set(T *ivars, size_t n, const void *indices, bool wants_indices, const char *call) {
+  core::require_init(call);
+  if (n == 0) return;
+  (void)core::own_symmetric(ivars, n, call);
+  if (wants_indices && indices == nullptr) core::null_argument("indices", call);
+}
 
 template <typename T>
 bool ok_at(T *ivars, size_t i, int cmp, const target<T> &v, const char *call) {
@@ -93,15 +107,16 @@ extern "C" {
 #define SYMMEM_DEF_P2P_SET_FORMS(T, N, SUFFIX, VT)                                                 \
   void symmem_##N##_wait_until_all##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {       \
     const char *call = #N "_wait_until_all" #SUFFIX;                                                    \
-    core::require_init(call);                                                                            \
-    const target<T> t = mk<T>(v);                                                                            \
+    check_set(ivars, n, nullptr, false, call);                                                           \
+    if (n == 0) return;                                                                                  \
+    const target<T> t = mk<T>(v, call);                                                                  \
     wait_for(ivars, n, call, [&] { return test_all(ivars, n, status, cmp, t, call) != 0; });             \
   }                                                                                                      \
   size_t symmem_##N##_wait_until_any##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {     \
     const char *call = #N "_wait_until_any" #SUFFIX;                                                    \
-    core::require_init(call);                                                                            \
+    check_set(ivars, n, nullptr, false, call);                                                           \
     if (!any_active(n, status)) return SIZE_MAX;                                                         \
-    const target<T> t = mk<T>(v);                                                                            \
+    const target<T> t = mk<T>(v, call);                                                                  \
     size_t at = SIZE_MAX;                                                                                \
     wait_for(ivars, n, call, [&] { return (at = test_any(ivars, n, status, cmp, t, call)) != SIZE_MAX; }); \
     return at;                                                                                           \
@@ -109,24 +124,30 @@ extern "C" {
   size_t symmem_##N##_wait_until_some##SUFFIX(T *ivars, size_t n, size_t *indices, const int *status, int cmp, \
                                               VT v) {                                                    \
     const char *call = #N "_wait_until_some" #SUFFIX;                                                   \
-    core::require_init(call);                                                                            \
+    check_set(ivars, n, indices, true, call);                                                            \
     if (!any_active(n, status)) return 0;                                                                \
-    const target<T> t = mk<T>(v);                                                                            \
+    const target<T> t = mk<T>(v, call);                                                                  \
     size_t found = 0;                                                                                    \
     wait_for(ivars, n, call, [&] { return (found = test_some(ivars, n, indices, status, cmp, t, call)) != 0; }); \
     return found;                                                                                        \
   }                                                                                                      \
   int symmem_##N##_test_all##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {              \
-    core::require_init(#N "_test_all" #SUFFIX);                                                          \
-    return test_all(ivars, n, status, cmp, mk<T>(v), #N "_test_all" #SUFFIX);                                \
+    const char *call = #N "_test_all" #SUFFIX;                                                          \
+    check_set(ivars, n, nullptr, false, call);                                                          \
+    if (n == 0) return 1;                                                                               \
+    return test_all(ivars, n, status, cmp, mk<T>(v, call), call);                                       \
   }                                                                                                      \
   size_t symmem_##N##_test_any##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {           \
-    core::require_init(#N "_test_any" #SUFFIX);                                                          \
-    return test_any(ivars, n, status, cmp, mk<T>(v), #N "_test_any" #SUFFIX);                                \
+    const char *call = #N "_test_any" #SUFFIX;                                                          \
+    check_set(ivars, n, nullptr, false, call);                                                          \
+    if (n == 0) return SIZE_MAX;                                                                        \
+    return test_any(ivars, n, status, cmp, mk<T>(v, call), call);                                       \
   }                                                                                                      \
   size_t symmem_##N##_test_some##SUFFIX(T *ivars, size_t n, size_t *indices, const int *status, int cmp, VT v) { \
-    core::require_init(#N "_test_some" #SUFFIX);                                                         \
-    return test_some(ivars, n, indices, status, cmp, mk<T>(v), #N "_test_some" #SUFFIX);                     \
+    const char *call = #N "_test_some" #SUFFIX;                                                         \
+    check_set(ivars, n, indices, true, call);                                                           \
+    if (n == 0) return 0;                                                                               \
+    return test_some(ivars, n, indices, status, cmp, mk<T>(v, call), call);                             \
   }
 
 #define SYMMEM_DEF_P2P_SET(T, N)                                                                         \
