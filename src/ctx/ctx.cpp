@@ -28,6 +28,27 @@ constexpr uint32_t dead_magic = 0xdeadc7c7;
 
 symmem_ctx_s default_ctx __attribute__((init_priority(101))){live_magic, 0, nullptr, nullptr, 0, {}};  // see core::g
 std::mutex ctx_mutex;  // creation and destruction only
+// Destroyed contexts are kept for reuse, never freed: a handle used after ctx_destroy (a second
+// destroy, an operation) then reads a dead context's magic instead of freed memory. The pool is
+// never destroyed either (it must outlive every handle, static destructors included).
+std::vector<symmem_ctx_s *> &ctx_pool = *new std::vector<symmem_ctx_s *>;
+
+symmem_ctx_s *new_ctx(long options, symmem_team_t team, int size) {
+  std::lock_guard<std::mutex> lock(ctx_mutex);
+  symmem_ctx_s *c = nullptr;
+  if (ctx_pool.empty()) {
+    c = new symmem_ctx_s{};
+  } else {
+    c = ctx_pool.back();
+    ctx_pool.pop_back();
+  }
+  c->options = options;
+  c->team = team;
+  c->map = nullptr;
+  c->size = size;
+  c->owned.clear();
+  return c;
+}
 
 [[noreturn]] void bad_ctx(symmem_ctx_t c, const char *call) {
   if (c == nullptr) {
@@ -52,12 +73,12 @@ int make(symmem_team_t team, long options, symmem_ctx_t *out, const char *call) 
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "unknown options %#lx; use SHMEM_CTX_SERIALIZED, PRIVATE, NOSTORE",
                 options).code();
   }
-  auto *c = new symmem_ctx_s{live_magic, options, team, nullptr, t->size, {}};
+  symmem_ctx_s *c = new_ctx(options, team, t->size);
   if (team != symmem_team_world) {
     c->owned = t->pes;
     c->map = c->owned.data();
   }
-  std::lock_guard<std::mutex> lock(ctx_mutex);
+  c->magic = live_magic;
   *out = c;
   return SYMMEM_SUCCESS;
 }
@@ -83,13 +104,15 @@ void symmem_ctx_destroy(symmem_ctx_t c) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed; nothing was done");
     return;
   }
+  symmem_quiet();  // destroy implies quiet
+  std::lock_guard<std::mutex> lock(ctx_mutex);
   if (c == nullptr || c->magic != live_magic) {
     bad_ctx(c, "ctx_destroy");
   }
-  symmem_quiet();  // destroy implies quiet
-  std::lock_guard<std::mutex> lock(ctx_mutex);
   c->magic = dead_magic;
-  delete c;
+  c->owned.clear();
+  c->map = nullptr;
+  ctx_pool.push_back(c);
 }
 
 int symmem_ctx_get_team(symmem_ctx_t c, symmem_team_t *team) {

@@ -232,7 +232,8 @@ int symmem_team_split_strided(symmem_team_t parent, int start, int stride, int s
   const char *call = "team_split_strided";
   if (new_team != nullptr) *new_team = SYMMEM_TEAM_INVALID;
   team *p = parent_of(parent, call);
-  if (p == nullptr || new_team == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
+  if (p == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
+  if (new_team == nullptr) return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "new_team is NULL; pass the address of a shmem_team_t").code();
   const long last = static_cast<long>(start) + static_cast<long>(stride) * (size - 1);
   if (size < 1 || start < 0 || start >= p->size || last < 0 || last >= p->size || (stride == 0 && size > 1)) {
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
