@@ -3,7 +3,10 @@
 // Each PE listens on an abstract Unix socket (no file on disk) named from its pid and a random
 // nonce that travel in the bootstrap allgather. Descriptors cross with SCM_RIGHTS; both ends check
 // SO_PEERCRED (the pid announced for that rank, and our own uid), so a stranger cannot inject or
-// steal a heap. The listener lives from init to finalize: the GPU heap hands over new granules at
+// steal a heap. The names are visible to every user (/proc/net/unix): a connection from anyone
+// but a PE of this job is refused before anything is read from it, logged, and ignored, and every
+// connect and read runs under the exchange's deadline, so a stranger can neither fail nor stall
+// init. The listener lives from init to finalize: the GPU heap hands over new granules at
 // collective allocation time.
 #pragma once
 
@@ -32,6 +35,7 @@ class fd_exchange {
   status listen(uint64_t nonce, const char *call);
   // Sends `mine` to every peer and receives each peer's descriptors (out[i] for peers[i]; empty
   // for this PE). Collective among `peers`, which lists every node-local PE, this one included.
+  // Bounded by timeout_s (0: no limit).
   status exchange(int my_rank, const std::vector<fd_peer> &peers, const std::vector<int> &mine,
                   std::vector<std::vector<int>> &out, double timeout_s, const char *call);
   void close();
