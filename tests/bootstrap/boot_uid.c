@@ -8,6 +8,8 @@
  *   --missing       (run) rank N-1 is never started: the others fail naming it
  *   --stranger      (run) a process with a wrong secret and a raw TCP client try to join: refused,
  *                   logged by rank 0, and the job still completes
+ *   --flood         (run) a raw TCP client sends a greeting header and then streams 256 MiB: the
+ *                   root must refuse it after the greeting, holding no more than that in memory
  *   --kill1         (run) rank 1 is killed (SIGKILL) while the others wait in init
  *   --exit7         rank 1 calls symmem_global_exit(7) after init: every rank exits with 7
  *   --delay-ms MS   rank 0 waits MS before init (the others wait in init meanwhile)
@@ -30,15 +32,16 @@
 #define MAX_RANKS 64
 
 struct opts {
-  int split_hosts, missing, stranger, kill1, exit7, delay_ms;
+  int split_hosts, missing, stranger, flood, kill1, exit7, delay_ms;
 };
 
 static struct opts parse_flags(int argc, char **argv, int first) {
-  struct opts o = {0, 0, 0, 0, 0, 0};
+  struct opts o = {0, 0, 0, 0, 0, 0, 0};
   for (int i = first; i < argc; ++i) {
     if (!strcmp(argv[i], "--split-hosts")) o.split_hosts = 1;
     else if (!strcmp(argv[i], "--missing")) o.missing = 1;
     else if (!strcmp(argv[i], "--stranger")) o.stranger = 1;
+    else if (!strcmp(argv[i], "--flood")) o.flood = 1;
     else if (!strcmp(argv[i], "--kill1")) o.kill1 = 1;
     else if (!strcmp(argv[i], "--exit7")) o.exit7 = 1;
     else if (!strcmp(argv[i], "--delay-ms") && i + 1 < argc) o.delay_ms = atoi(argv[++i]);
@@ -130,6 +133,62 @@ static int run_strangers(const char *idfile) {
   return rc != SYMMEM_SUCCESS ? 0 : 1;
 }
 
+/* The peak memory (VmHWM, KiB) of process `pid`, or -1. */
+static long peak_kib(unsigned pid) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%u/status", pid);
+  FILE *f = fopen(path, "r");
+  long kib = -1;
+  while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+    if (!strncmp(line, "VmHWM:", 6)) kib = atol(line + 6);
+  }
+  if (f != NULL) fclose(f);
+  return kib;
+}
+
+/* Sends a greeting header and then streams data as fast as the root takes it; the root must
+ * refuse the connection after the greeting's 56 bytes. Before the limit, the root buffered all of
+ * it (68 MiB seen) before looking at the greeting. */
+static int run_flood(const char *idfile) {
+  symmem_uniqueid_t id;
+  read_id(idfile, &id);
+  struct sockaddr_in to;
+  memset(&to, 0, sizeof to);
+  to.sin_family = AF_INET;
+  memcpy(&to.sin_port, id.internal + 6, 2);
+  memcpy(&to.sin_addr, id.internal + 8, 4);
+  uint32_t root_pid;
+  memcpy(&root_pid, id.internal + 40, 4);
+  root_pid = ntohl(root_pid);
+  long before = peak_kib(root_pid);
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  BCHECK(fd >= 0 && connect(fd, (struct sockaddr *)&to, sizeof to) == 0);
+  signal(SIGPIPE, SIG_IGN);
+  static char chunk[1 << 16];
+  memset(chunk, 0x42, sizeof chunk);
+  uint32_t head[2] = {htonl(1), htonl(40)}; /* HELLO, the length of a hello */
+  memcpy(chunk, head, sizeof head);
+  size_t sent = 0;
+  /* The root stopped while the kernel's buffers fill (megabytes), so that it finds them full. */
+  kill((pid_t)root_pid, SIGSTOP);
+  int big = 64 << 20;
+  setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+  for (ssize_t k; (k = send(fd, chunk, sizeof chunk, MSG_DONTWAIT)) > 0;) {
+    sent += (size_t)k;
+    memcpy(chunk, "\x42\x42\x42\x42\x42\x42\x42\x42", 8);
+  }
+  kill((pid_t)root_pid, SIGCONT);
+  for (double t0 = now_s(); sent < (256u << 20) && now_s() - t0 < 5;) {
+    ssize_t k = send(fd, chunk, sizeof chunk, 0);
+    if (k <= 0) break; /* refused: the root closed the connection */
+    sent += (size_t)k;
+  }
+  close(fd);
+  long after = peak_kib(root_pid);
+  printf("flood: sent %zu bytes; the root's peak memory grew by %ld KiB\n", sent, after - before);
+  return before > 0 && after - before < 1024 ? 0 : 1;
+}
+
 /* ---- the orchestrator -------------------------------------------------------------------------- */
 
 static pid_t spawn(char **args, const char *stderr_file) {
@@ -199,8 +258,8 @@ static int spawn_job(int n, int argc, char **argv, struct opts o, const char *id
     for (int i = 0; i < nf; ++i) args[k++] = flags[i];
     pids[count++] = spawn(args, r == 0 ? rootlog : NULL);
   }
-  if (o.stranger) {
-    char *args[] = {argv[0], "stranger", (char *)idfile, NULL};
+  if (o.stranger || o.flood) {
+    char *args[] = {argv[0], o.flood ? "flood" : "stranger", (char *)idfile, NULL};
     pids[count++] = spawn(args, NULL);
   }
   return count;
@@ -214,7 +273,7 @@ static int judge(int n, struct opts o, const char *rootlog, const int *st, int c
   if (o.kill1) snprintf(want, sizeof want, "closed its connection to the bootstrap root before finalize");
   if (o.missing || o.kill1) want_exit = -1;
   if (o.exit7) want_exit = 7;
-  if (o.stranger) snprintf(want, sizeof want, "that did not present this job's secret");
+  if (o.stranger || o.flood) snprintf(want, sizeof want, "that did not present this job's secret");
   int ok = log_has(rootlog, want);
   for (int i = 0; i < count; ++i) {
     int code = exit_code(st[i]);
@@ -256,6 +315,7 @@ int main(int argc, char **argv) {
     return join(atoi(argv[2]), atoi(argv[3]), &id, parse_flags(argc, argv, 5));
   }
   if (argc >= 3 && !strcmp(argv[1], "stranger")) return run_strangers(argv[2]);
+  if (argc >= 3 && !strcmp(argv[1], "flood")) return run_flood(argv[2]);
   fprintf(stderr, "usage: %s run N [flags] | root N IDFILE [flags] | child R N IDFILE [flags]\n", argv[0]);
   return 2;
 }

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace symmem::uid {
@@ -143,9 +144,16 @@ void rendezvous::read_from(conn &c) {
   char tmp[65536];
   bool eof = false;
   for (;;) {
-    ssize_t n = ::recv(c.fd, tmp, sizeof tmp, MSG_DONTWAIT);
+    // Before the secret is verified a connection may hold only its greeting: a header and a
+    // hello. A stranger that streams data costs the root those 56 bytes, not what it sends.
+    constexpr size_t greeting = sizeof(header) + sizeof(hello_msg);
+    const size_t room = c.member ? sizeof tmp : greeting - std::min(c.buf.size(), greeting);
+    if (room == 0) break;
+    ssize_t n = ::recv(c.fd, tmp, std::min(room, sizeof tmp), MSG_DONTWAIT);
     if (n > 0) {
       c.buf.insert(c.buf.end(), tmp, tmp + n);
+      if (!c.member) parse(c);  // admits or refuses as soon as the greeting is whole
+      if (c.fd < 0) return;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
