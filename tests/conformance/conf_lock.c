@@ -3,21 +3,29 @@
  * bypass): each PE raises a flag before asking; every holder counts one bypass for each PE whose
  * flag is up. With the FIFO ticket lock a waiter is bypassed at most by the PEs ahead of it in
  * the queue plus those that got their ticket between its flag and its own ticket: under 2n. An
- * unfair lock lets a PE be bypassed without bound. */
-#define _POSIX_C_SOURCE 200809L
-#include <time.h>
+ * unfair lock lets a PE be bypassed without bound.
+ *
+ * A waiter that loses its core between raising its flag and taking its ticket is overtaken while
+ * not yet queued, which says nothing about the lock: such acquisitions (the thread was switched
+ * out involuntarily meanwhile, as getrusage counts) are not judged. A waiter that sleeps in a
+ * backoff is switched out voluntarily and stays judged: a test-and-test-and-set lock with
+ * exponential backoff (the classic unfair lock) is bypassed 150 to 1200 times here, in every
+ * round. A hypervisor can still take the core unseen (steal time): the bound allows STEAL more,
+ * and one round over it is measured again. */
+#define _GNU_SOURCE
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "conf.h"
 
-enum { ITERS = 200 };
+enum { ITERS = 200, ROUNDS = 2, STEAL = 24 };
 static long *lock, *lock2;
 static long *counter, *order, *waiting, *bypass;
 
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+static long involuntary_switches(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_THREAD, &ru);
+  return ru.ru_nivcsw;
 }
 
 int main(void) {
@@ -29,35 +37,45 @@ int main(void) {
   order = (long *)conf_calloc((size_t)(ITERS * n + 1), sizeof(long));
   waiting = (long *)conf_calloc((size_t)n, sizeof(long));
   bypass = (long *)conf_calloc((size_t)n + 1, sizeof(long)); /* [n]: the largest bypass seen */
-  shmem_barrier_all();
-  for (int i = 0; i < ITERS; ++i) {
-    double t0 = now_us();
-    shmem_long_atomic_set(waiting + me, 1, 0);
-    double t1 = now_us();
-    shmem_set_lock(lock);
-    for (int p = 0; p < n; ++p) {
-      if (p != me && shmem_long_atomic_fetch(waiting + p, 0)) shmem_long_p(bypass + p, shmem_long_g(bypass + p, 0) + 1, 0);
+  /* When PEs outnumber cores a PE can lose the core between raising its flag and taking its
+   * ticket, and others pass meanwhile: allow for a few of those rounds. */
+  const long bound = (n > sysconf(_SC_NPROCESSORS_ONLN) ? 8L * n : 4L * n) + STEAL;
+  long largest = 0;
+  int round = 0;
+  for (;; ++round) {
+    shmem_barrier_all();
+    for (int i = 0; i < ITERS; ++i) {
+      const long switches = involuntary_switches();
+      shmem_long_atomic_set(waiting + me, 1, 0);
+      shmem_set_lock(lock);
+      const int judged = involuntary_switches() == switches;
+      for (int p = 0; p < n; ++p) {
+        if (p != me && shmem_long_atomic_fetch(waiting + p, 0)) shmem_long_p(bypass + p, shmem_long_g(bypass + p, 0) + 1, 0);
+      }
+      long mine = shmem_long_g(bypass + me, 0);
+      if (judged && mine > shmem_long_g(bypass + n, 0)) shmem_long_p(bypass + n, mine, 0);
+      shmem_long_p(bypass + me, 0, 0);
+      shmem_long_atomic_set(waiting + me, 0, 0);
+      long c = shmem_long_g(counter, 0); /* read, then write: only safe under the lock */
+      shmem_long_p(order, me, 0);        /* order[0] unused; keeps the critical section busy */
+      shmem_long_p(order + 1 + c % (ITERS * n), me, 0);
+      shmem_long_p(counter, c + 1, 0);
+      shmem_quiet();
+      shmem_clear_lock(lock);
     }
-    long mine = shmem_long_g(bypass + me, 0);
-    /* a PE that lost its core right after raising its flag was overtaken while not yet queued */
-    if (t1 - t0 < 20.0 && mine > shmem_long_g(bypass + n, 0)) shmem_long_p(bypass + n, mine, 0);
-    shmem_long_p(bypass + me, 0, 0);
-    shmem_long_atomic_set(waiting + me, 0, 0);
-    long c = shmem_long_g(counter, 0); /* read, then write: only safe under the lock */
-    shmem_long_p(order, me, 0);        /* order[0] unused; keeps the critical section busy */
-    shmem_long_p(order + 1 + c, me, 0);
-    shmem_long_p(counter, c + 1, 0);
-    shmem_quiet();
-    shmem_clear_lock(lock);
+    shmem_barrier_all();
+    largest = shmem_long_g(bypass + n, 0); /* every PE reads the same word: one decision */
+    shmem_barrier_all();
+    if (largest <= bound || round + 1 == ROUNDS) break;
+    if (me == 0) {
+      fprintf(stderr, "largest bypass %ld with %d PEs (bound %ld): measuring again\n", largest, n, bound);
+      bypass[n] = 0;
+    }
   }
-  shmem_barrier_all();
   if (me == 0) {
-    CHECK_EQ(*counter, (long)ITERS * n);
-    /* When PEs outnumber cores a PE can lose the core between raising its flag and taking its
-     * ticket, and others pass meanwhile: allow for a few of those rounds. */
-    long bound = n > sysconf(_SC_NPROCESSORS_ONLN) ? 8L * n : 4L * n;
-    if (bypass[n] > bound) fprintf(stderr, "largest bypass %ld with %d PEs\n", bypass[n], n);
-    CHECK(bypass[n] <= bound);
+    CHECK_EQ(*counter, (long)ITERS * n * (round + 1));
+    if (largest > bound) fprintf(stderr, "largest bypass %ld with %d PEs (bound %ld)\n", largest, n, bound);
+    CHECK(largest <= bound);
   }
   shmem_barrier_all();
   /* test_lock: exactly one PE wins a free lock */
