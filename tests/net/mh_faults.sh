@@ -35,7 +35,11 @@ t0=$(now_ms)
 wait "$job"
 rc=$?
 dt=$(( $(now_ms) - t0 ))
-grep -Eq "PE [23] \(pid [0-9]+ on host $h1\) was killed by signal 9" "$out" && [ "$rc" != 0 ] && [ "$dt" -lt 5000 ] &&
+# Two detectors race: host 1's agent reports the killed PEs to the launcher, and host 0's PEs see
+# their UCX endpoints to them fail; whichever is first ends the job, and either names PE 2 or 3.
+# (10 s: the CI machine has 2 cores and runs tests side by side; alone it takes 10 ms to 1 s.)
+grep -Eq "PE [23] \(pid [0-9]+ on host $h1\) was killed by signal 9|PE [01]: .*: PE [23] is unreachable" "$out" &&
+  [ "$rc" != 0 ] && [ "$dt" -lt 10000 ] &&
   pass "every PE of host $h1 killed: named, job stopped in $dt ms" || fail "PEs of one host killed (exit $rc, $dt ms)"
 
 # 2. Host 1's link goes down mid-run.
