@@ -72,9 +72,8 @@ void print_env() {
   for (const auto &e : symmem::config::table()) {
     auto l = symmem::config::find(e);
     std::string aliases;
-    for (const char *a : {e.alias1, e.alias2}) {
-      if (a && *a) aliases += std::string(aliases.empty() ? "" : ", ") + a;
-    }
+    std::vector<std::string> names = symmem::config::names(e);
+    for (size_t i = 1; i < names.size(); ++i) aliases += (i > 1 ? ", " : "") + names[i];
     std::printf("  %s%s%s%s\n", e.name, aliases.empty() ? "" : " [", aliases.c_str(), aliases.empty() ? "" : "]");
     std::printf("      kind %s%s%s, default \"%s\", current %s%s%s\n", e.kind, *e.choices ? " of " : "", e.choices, e.def,
                 l.value ? ("\"" + *l.value + "\"").c_str() : "(unset)", l.value ? " from " : "",

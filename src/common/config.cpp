@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 
 #include "common/config_table.h"
 
@@ -134,12 +135,18 @@ const std::vector<entry> &table() {
   return rows;
 }
 
+std::vector<std::string> names(const entry &e) {
+  std::vector<std::string> out{e.name};
+  for (const char *list : {e.alias1, e.alias2}) {
+    std::istringstream words(list ? list : "");
+    for (std::string w; words >> w;) out.push_back(w);
+  }
+  return out;
+}
+
 lookup find(const entry &e) {
-  for (const char *name : {e.name, e.alias1, e.alias2}) {
-    if (name == nullptr || *name == '\0') {
-      continue;
-    }
-    if (const char *v = std::getenv(name)) {
+  for (const std::string &name : names(e)) {
+    if (const char *v = std::getenv(name.c_str())) {
       return lookup{std::string(v), name};
     }
   }

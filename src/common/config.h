@@ -37,14 +37,17 @@ struct entry {
   const char *name;     // SYMMEM_...
   const char *kind;     // size, seconds, ...
   const char *def;      // default text
-  const char *alias1;   // "" when none
+  const char *alias1;   // other names honoured, separated by spaces ("" when none)
   const char *alias2;
   const char *choices;  // "a|b|c" for kind choice, else ""
   const char *doc;
 };
 const std::vector<entry> &table();
 
-// Where a variable's value comes from: the first set of SYMMEM_<NAME>, alias1, alias2.
+// The names a row answers to: SYMMEM_<NAME>, then each name of alias1 and alias2, in that order.
+std::vector<std::string> names(const entry &e);
+
+// Where a variable's value comes from: the first of names(e) that is set.
 struct lookup {
   std::optional<std::string> value;
   std::string from;  // the variable that supplied the value

@@ -3,13 +3,14 @@
 // X(field, kind, NAME, default, alias1, alias2, choices, doc)
 //   field   member of symmem::config::settings
 //   kind    size | size_mb | seconds | integer | boolean | choice(a|b|c) as a string | text
-//   NAME    read as SYMMEM_<NAME>; alias1/alias2 are other full names honoured ("" for none)
+//   NAME    read as SYMMEM_<NAME>; alias1/alias2 are other full names honoured, each a list
+//           separated by spaces ("" for none), looked at in order after SYMMEM_<NAME>
 //   choices for kind choice: the allowed words separated by |
 // Parsing, symmem-info and docs/environment.md all come from this table.
 #pragma once
 
 #define SYMMEM_CONFIG_TABLE(X)                                                                          \
-  X(symmetric_size, size, "SYMMETRIC_SIZE", "1g", "NVSHMEM_SYMMETRIC_SIZE", "SHMEM_SYMMETRIC_SIZE", "",  \
+  X(symmetric_size, size, "SYMMETRIC_SIZE", "1g", "NVSHMEM_SYMMETRIC_SIZE", "SHMEM_SYMMETRIC_SIZE SMA_SYMMETRIC_SIZE", "",  \
     "Bytes of symmetric heap per PE: a number with optional decimals and k/m/g/t (powers of 1024), "  \
     "e.g. 20m, 3.1M, .5g. Address space only: memory is committed as it is allocated.")                \
   X(symmetric_size_mb, size_mb, "SYMMETRIC_SIZE_MB", "", "NVSHMEM_SYMMETRIC_SIZE_MB", "", "",          \

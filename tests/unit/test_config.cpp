@@ -61,7 +61,7 @@ class ConfigLoad : public ::testing::Test {
   void TearDown() override { clear(); }
   static void clear() {
     for (const char *v : {"SYMMEM_SYMMETRIC_SIZE", "NVSHMEM_SYMMETRIC_SIZE", "SHMEM_SYMMETRIC_SIZE",
-                          "NVSHMEM_SYMMETRIC_SIZE_MB", "SYMMEM_SYMMETRIC_SIZE_MB", "SYMMEM_DEBUG"}) {
+                          "SMA_SYMMETRIC_SIZE", "NVSHMEM_SYMMETRIC_SIZE_MB", "SYMMEM_SYMMETRIC_SIZE_MB", "SYMMEM_DEBUG"}) {
       unsetenv(v);
     }
   }
@@ -96,6 +96,18 @@ TEST_F(ConfigLoad, SymmemNameBeatsAliases) {
   symmem::config::settings s;
   ASSERT_TRUE(symmem::config::load(s).ok());
   EXPECT_EQ(s.heap_bytes, 4u << 20);
+}
+
+// SMA_SYMMETRIC_SIZE: the name of Cray SHMEM and Sandia OpenSHMEM, which older job scripts set.
+TEST_F(ConfigLoad, SmaNameIsAnAliasAfterTheShmemName) {
+  setenv("SMA_SYMMETRIC_SIZE", "6m", 1);
+  symmem::config::settings s;
+  ASSERT_TRUE(symmem::config::load(s).ok());
+  EXPECT_EQ(s.heap_bytes, 6u << 20);
+  EXPECT_EQ(s.heap_bytes_source, "SMA_SYMMETRIC_SIZE");
+  setenv("SHMEM_SYMMETRIC_SIZE", "10m", 1);
+  ASSERT_TRUE(symmem::config::load(s).ok());
+  EXPECT_EQ(s.heap_bytes, 10u << 20);
 }
 
 TEST_F(ConfigLoad, InvalidValueIsQuotedInTheError) {
