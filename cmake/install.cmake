@@ -3,7 +3,7 @@ include(CMakePackageConfigHelpers)
 
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" PATTERN "*.cuh")
 install(FILES ${PROJECT_BINARY_DIR}/include/symmem/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symmem)
-install(TARGETS symmem symmem_static EXPORT symmemTargets
+install(TARGETS symmem symmem_static symmem_shmem symmem_shmem_static EXPORT symmemTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -19,7 +19,10 @@ if(SYMMEM_HAVE_CUDA)
   set(SYMMEM_PC_LIBS_PRIVATE "${SYMMEM_PC_LIBS_PRIVATE} -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
 endif()
 configure_file(cmake/symmem.pc.in ${PROJECT_BINARY_DIR}/symmem.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/symmem.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+# symmem-shmem: programs written to <shmem.h> (the shmem_ functions live in libsymmem-shmem).
+configure_file(cmake/symmem-shmem.pc.in ${PROJECT_BINARY_DIR}/symmem-shmem.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/symmem.pc ${PROJECT_BINARY_DIR}/symmem-shmem.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # Compiler wrappers: symmemcc / symmemc++ (and symmem-nvcc with CUDA) find the prefix from their own
 # location, so an installed tree can be moved.

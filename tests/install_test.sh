@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs the build into a fresh prefix, then builds programs the three ways a user would:
-# symmemcc / symmemc++ with no other flags, find_package(symmem), and pkg-config; runs each.
+# symmemcc / symmemc++ with no other flags, find_package(symmem) (symmem::shmem for <shmem.h>,
+# symmem::symmem for the symmem API), and pkg-config (symmem-shmem); runs each.
 set -e
 build=$1
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,15 +16,19 @@ P=$tmp/prefix
 mkdir -p "$tmp/fp"
 cat >"$tmp/fp/CMakeLists.txt" <<CM
 cmake_minimum_required(VERSION 3.22)
-project(fp C)
+project(fp C CXX)
+set(CMAKE_CXX_STANDARD 20)
 find_package(symmem REQUIRED)
 add_executable(app $src/examples/demo.c)
-target_link_libraries(app PRIVATE symmem::symmem)
+target_link_libraries(app PRIVATE symmem::shmem)
+add_executable(app_cxx $src/examples/hello.cpp)
+target_link_libraries(app_cxx PRIVATE symmem::symmem)
 CM
 cmake -S "$tmp/fp" -B "$tmp/fp/b" -DCMAKE_PREFIX_PATH="$P" >/dev/null
 cmake --build "$tmp/fp/b" >/dev/null
 "$P/bin/symmem-run" -n 2 --timeout 30 "$tmp/fp/b/app" | grep -q "exact"
-flags=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --cflags --libs symmem)
+"$P/bin/symmem-run" -n 2 --timeout 30 "$tmp/fp/b/app_cxx" | grep -q "counted 2 hits"
+flags=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --cflags --libs symmem-shmem)
 cc -std=gnu11 "$src/examples/demo.c" $flags -o "$tmp/demo_pc"
 "$P/bin/symmem-run" -n 2 --timeout 30 "$tmp/demo_pc" | grep -q "exact"
 "$P/bin/symmem-info" --env | grep -q SYMMEM_SYMMETRIC_SIZE

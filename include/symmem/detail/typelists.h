@@ -98,7 +98,10 @@
   X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong)         \
   X(unsigned long long, ulonglong)
 #define SYMMEM_GEN_AMO_EXT_TYPES(X) SYMMEM_GEN_AMO_STD_TYPES(X) X(float, float) X(double, double)
-#define SYMMEM_GEN_AMO_BIT_TYPES(X) X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
+/* Table 8 names int32_t and int64_t, which are int and long (LP64): without them shmem_atomic_and on
+ * an int32_t would not compile. */
+#define SYMMEM_GEN_AMO_BIT_TYPES(X) \
+  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int, int32) X(long, int64)
 #define SYMMEM_GEN_P2P_TYPES(X)                                                                          \
   X(short, short) X(int, int) X(long, long) X(long long, longlong) X(unsigned short, ushort)             \
   X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)

@@ -1,0 +1,2 @@
+/* symmem: the legacy include path of older OpenSHMEM programs (Cray SHMEM, SGI). */
+#include "../shmemx.h"
