@@ -48,7 +48,11 @@ extern "C" {
   X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) X(long long, longlong)   \
   X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong)        \
   X(unsigned long long, ulonglong) X(float, float) X(double, double) X(long double, longdouble)
-#define SYMMEM_GEN_REDUCE_ARITH_TYPES(X) SYMMEM_GEN_REDUCE_MINMAX_TYPES(X) SYMMEM_REDUCE_COMPLEX_TYPES(X)
+/* Its own spelling of the complex types, not SYMMEM_REDUCE_COMPLEX_TYPES: a generic call made inside
+ * an expansion of SYMMEM_REDUCE_COMPLEX_TYPES (code generated over the reduction types) would
+ * otherwise meet that macro while it is being expanded, and the preprocessor leaves it unexpanded. */
+#define SYMMEM_GEN_REDUCE_COMPLEX_TYPES(X) X(SYMMEM_COMPLEXD, complexd) X(SYMMEM_COMPLEXF, complexf)
+#define SYMMEM_GEN_REDUCE_ARITH_TYPES(X) SYMMEM_GEN_REDUCE_MINMAX_TYPES(X) SYMMEM_GEN_REDUCE_COMPLEX_TYPES(X)
 
 /* ---- teams ----------------------------------------------------------------------------------- */
 typedef struct symmem_team_s *symmem_team_t;

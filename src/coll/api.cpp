@@ -24,7 +24,10 @@ int on_team_n(symmem_team_t h, const char *call, size_t nelems, size_t esize, F 
 
 template <typename F>
 void on_aset(int start, int log_stride, int size, long *psync, const char *call, F &&body) {
-  group gr = aset_group(start, log_stride, size, psync, call);
+  group gr;
+  if (!aset_group(start, log_stride, size, psync, gr, call)) {
+    return;  // this PE is not in the active set: it neither waits nor writes (as in OSHMEM)
+  }
   if (!body(gr).ok()) {
     fatal(call, "%s", last_error().c_str());
   }

@@ -40,8 +40,9 @@ void put_to(void *dst, const void *src, size_t len, int world, const char *call)
 
 // The group of a team (nullptr-safe: reports and returns false for an invalid team).
 bool team_group(symmem_team_t h, group &gr, const char *call);
-// The group of an active set; fatal when the triplet is bad or this PE is not in it.
-group aset_group(int start, int log_stride, int size, long *psync, const char *call);
+// The group of an active set in gr; fatal when the triplet is bad. false (and nothing to do) when
+// this PE is not in the set.
+bool aset_group(int start, int log_stride, int size, long *psync, group &gr, const char *call);
 
 // Checks that `len` bytes at `addr` are this PE's symmetric memory: the dest and source of every
 // collective are symmetric objects (OpenSHMEM 1.5, 9.9), and peers read or write them there.

@@ -78,7 +78,7 @@ bool team_group(symmem_team_t h, group &gr, const char *call) {
   return true;
 }
 
-group aset_group(int start, int log_stride, int size, long *psync, const char *call) {
+bool aset_group(int start, int log_stride, int size, long *psync, group &gr, const char *call) {
   core::require_init(call);
   const int n = core::g.n_pes;
   if (size < 1 || start < 0 || log_stride < 0 || log_stride > 30 ||
@@ -89,10 +89,13 @@ group aset_group(int start, int log_stride, int size, long *psync, const char *c
   const int stride = 1 << log_stride;
   const int rel = core::g.my_pe - start;
   if (rel < 0 || rel % stride != 0 || rel / stride >= size) {
-    fatal(call, "this PE is not in the active set (PE_start %d, logPE_stride %d, PE_size %d); only its PEs may call",
-          start, log_stride, size);
+    // OpenSHMEM leaves this undefined; OSHMEM returns at once (its scoll "null" module for PEs
+    // outside the group) and programs written against it call active-set collectives from every PE.
+    log(log_level::info, "%s: this PE is not in the active set (PE_start %d, logPE_stride %d, PE_size %d): nothing "
+        "to do", call, start, log_stride, size);
+    return false;
   }
-  group gr;
+  gr = group{};
   gr.n = size;
   gr.me = rel / stride;
   gr.start = start;
@@ -107,7 +110,7 @@ group aset_group(int start, int log_stride, int size, long *psync, const char *c
   if (size > 1 && psync == nullptr) {
     fatal(call, "pSync is NULL; pass a symmetric array of SHMEM_SYNC_SIZE longs set to SHMEM_SYNC_VALUE");
   }
-  return gr;
+  return true;
 }
 
 }  // namespace symmem::coll

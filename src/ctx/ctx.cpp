@@ -62,7 +62,7 @@ int make(symmem_team_t team, long options, symmem_ctx_t *out, const char *call) 
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "ctx is NULL; pass the address of a shmem_ctx_t").code();
   }
   *out = SYMMEM_CTX_INVALID;
-  teams::team *t = teams::lookup(team, call);
+  teams::team *t = teams::lookup(team, call, true);  // SHMEM_TEAM_INVALID: CTX_INVALID, non-zero (1.5, 9.5.2)
   if (t == nullptr) {
     return SYMMEM_ERR_INVALID_ARGUMENT;
   }
@@ -100,6 +100,9 @@ int symmem_team_create_ctx(symmem_team_t team, long options, symmem_ctx_t *ctx) 
 }
 
 void symmem_ctx_destroy(symmem_ctx_t c) {
+  if (c == SYMMEM_CTX_INVALID) {
+    return;  // 1.5, 9.5.3: no operation
+  }
   if (c == &default_ctx) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed; nothing was done");
     return;
@@ -119,9 +122,13 @@ int symmem_ctx_get_team(symmem_ctx_t c, symmem_team_t *team) {
   if (team == nullptr) {
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_get_team", "team is NULL").code();
   }
-  if (c == nullptr || c->magic != live_magic) {
+  if (c == nullptr) {  // 1.5, 9.5.4: SHMEM_TEAM_INVALID and a non-zero return
     *team = SYMMEM_TEAM_INVALID;
-    return fail(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_get_team", "the context is not valid").code();
+    return fail_quiet(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_get_team", "the context is SHMEM_CTX_INVALID").code();
+  }
+  if (c->magic != live_magic) {
+    *team = SYMMEM_TEAM_INVALID;
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_get_team", "the context is not valid (destroyed?)").code();
   }
   *team = c == &default_ctx ? symmem_team_world : c->team;
   return SYMMEM_SUCCESS;
@@ -142,12 +149,16 @@ int symmem_ctx_pe(symmem_ctx_t c, int pe) {
 
 // Every context's operations to PEs on other hosts travel on the transport's default worker, so a
 // context's fence and quiet are those of the default context (a superset: correct, not minimal).
+// On SHMEM_CTX_INVALID both do nothing (OpenSHMEM 1.5 shmem_fence, shmem_quiet); a destroyed
+// context is still an error.
 void symmem_ctx_fence(symmem_ctx_t c) {
+  if (c == SYMMEM_CTX_INVALID) return;
   (void)symmem_ctx_pe(c, 0);
   symmem_fence();
 }
 
 void symmem_ctx_quiet(symmem_ctx_t c) {
+  if (c == SYMMEM_CTX_INVALID) return;
   (void)symmem_ctx_pe(c, 0);
   symmem_quiet();
 }

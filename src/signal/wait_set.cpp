@@ -57,10 +57,20 @@ int test_all(T *ivars, size_t n, const int *status, int cmp, const target<T> &v,
   return 1;
 }
 
+// Where this thread's next _any scan starts: just after the index it returned last. A program that
+// calls test_any in a loop without excluding what it found (the spec's own example does, to check
+// fairness) then sees every satisfied index within n calls, instead of the first one forever.
+thread_local size_t any_next = 0;
+
 template <typename T>
 size_t test_any(T *ivars, size_t n, const int *status, int cmp, const target<T> &v, const char *call) {
-  for (size_t i = 0; i < n; ++i) {
-    if (active(status, i) && ok_at(ivars, i, cmp, v, call)) return i;
+  const size_t first = n != 0 ? any_next % n : 0;
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = first + k < n ? first + k : first + k - n;
+    if (active(status, i) && ok_at(ivars, i, cmp, v, call)) {
+      any_next = i + 1;
+      return i;
+    }
   }
   return SIZE_MAX;
 }

@@ -106,9 +106,10 @@ status agree_slot(team &parent, const core::call_record &rec, int &slot, uint64_
   return ok_status;
 }
 
-// Splits are collective over the parent: a PE outside it cannot take part.
+// Splits are collective over the parent: a PE outside it cannot take part. An invalid parent gives
+// SHMEM_TEAM_INVALID and a non-zero return (1.5, 9.4.4), without a message.
 team *parent_of(symmem_team_t h, const char *call) {
-  team *p = lookup(h, call);
+  team *p = lookup(h, call, true);
   if (p != nullptr && p->my_idx < 0) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "this PE is not a member of the parent team; only its members may "
                                                   "split it");
@@ -160,11 +161,12 @@ status split(team &parent, const std::vector<int> &members, const symmem_team_co
 
 }  // namespace
 
-team *lookup(symmem_team_t h, const char *call) {
+team *lookup(symmem_team_t h, const char *call, bool quiet_invalid) {
   ensure_pool(call);
   if (h == nullptr) {
-    (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "the team is SHMEM_TEAM_INVALID; pass a team from a split that "
-                                                  "included this PE");
+    auto report = quiet_invalid ? fail_quiet : fail;
+    (void)report(SYMMEM_ERR_INVALID_ARGUMENT, call, "the team is SHMEM_TEAM_INVALID; pass a team from a split that "
+                                                    "included this PE");
     return nullptr;
   }
   if (h < pool || h >= pool + max_teams || !h->live) {
@@ -206,7 +208,7 @@ int symmem_team_n_pes(symmem_team_t h) {
 }
 
 int symmem_team_get_config(symmem_team_t h, long mask, symmem_team_config_t *config) {
-  team *t = lookup(h, "team_get_config");
+  team *t = lookup(h, "team_get_config", true);
   if (t == nullptr) return SYMMEM_ERR_INVALID_ARGUMENT;
   if (config != nullptr && (mask & SYMMEM_TEAM_NUM_CONTEXTS)) {
     config->num_contexts = t->config.num_contexts;
@@ -275,7 +277,7 @@ int symmem_team_split_2d(symmem_team_t parent, int xrange, const symmem_team_con
 
 void symmem_team_destroy(symmem_team_t h) {
   const char *call = "team_destroy";
-  team *t = lookup(h, call);
+  team *t = lookup(h, call, true);  // SHMEM_TEAM_INVALID: nothing to do (1.5, 9.4.8)
   if (t == nullptr) return;
   if (t->slot < 2) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed; "
@@ -295,7 +297,7 @@ void symmem_team_destroy(symmem_team_t h) {
 }
 
 void *symmem_team_ptr(symmem_team_t h, const void *dest, int pe) {
-  team *t = lookup(h, "team_ptr");
+  team *t = lookup(h, "team_ptr", true);
   if (t == nullptr || pe < 0 || pe >= t->size) return nullptr;
   return symmem_ptr(dest, t->world(pe));
 }

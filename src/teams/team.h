@@ -77,7 +77,10 @@ inline size_t area_offset(const team &t) {
 }
 
 // The live team behind a handle, or nullptr (with the error reported) when the handle is invalid.
-team *lookup(symmem_team_t h, const char *call);
+// quiet_invalid: SHMEM_TEAM_INVALID is an input the routine defines a result for (OpenSHMEM 1.5
+// gives one for team_get_config, the splits, team_create_ctx, team_destroy, team_ptr): record the
+// error for symmem_last_error() without printing it. Any other bad handle is still reported.
+team *lookup(symmem_team_t h, const char *call, bool quiet_invalid = false);
 // The same, fatal instead (for routines that cannot report).
 team &lookup_or_die(symmem_team_t h, const char *call);
 

@@ -40,7 +40,9 @@ static void test_sets(int me, int n) {
   CHECK_EQ(shmem_long_test_all_vector(lv, NV, NULL, SHMEM_CMP_EQ, want), 0);
   status[3] = 1; /* leave element 3 out */
   CHECK_EQ(shmem_long_test_all_vector(lv, NV, status, SHMEM_CMP_EQ, want), 1);
-  CHECK_EQ(shmem_long_wait_until_any_vector(lv, NV, status, SHMEM_CMP_EQ, want), 0);
+  /* any: an index that satisfies the comparison and is not left out (which one is the library's) */
+  size_t r = shmem_long_wait_until_any_vector(lv, NV, status, SHMEM_CMP_EQ, want);
+  CHECK(r < NV && r != 3 && lv[r] == want[r]);
   CHECK_EQ(shmem_long_test_any_vector(lv, NV, status, SHMEM_CMP_NE, want), SIZE_MAX);
   CHECK_EQ(shmem_long_wait_until_some_vector(lv, NV, idx, status, SHMEM_CMP_EQ, want), NV - 1);
   CHECK_EQ(shmem_long_test_some_vector(lv, NV, idx, status, SHMEM_CMP_GT, want), 0);
@@ -52,6 +54,24 @@ static void test_sets(int me, int n) {
   /* generic forms and other types */
   CHECK_EQ(shmem_test_all(lv, NV, NULL, SHMEM_CMP_GE, 1L), 1);
   CHECK_EQ(shmem_wait_until_any(lv, NV, NULL, SHMEM_CMP_EQ, 8L), 7);
+  /* Fairness, as the spec's shmem_test_any example checks it: called again and again with no
+   * status, test_any must come back with every satisfied index, not the first one forever (that
+   * example loops until it has seen them all). */
+  int seen[NV] = {0}, distinct = 0;
+  for (int call = 0; call < 4 * NV && distinct < NV; ++call) {
+    size_t i = shmem_long_test_any(lv, NV, NULL, SHMEM_CMP_GT, 0);
+    CHECK(i < NV);
+    if (!seen[i]) seen[i] = 1, ++distinct;
+  }
+  CHECK_EQ(distinct, NV);
+  for (int i = 0; i < NV; ++i) seen[i] = 0;
+  distinct = 0;
+  for (int call = 0; call < 4 * NV && distinct < NV; ++call) {
+    size_t i = shmem_long_wait_until_any(lv, NV, NULL, SHMEM_CMP_GT, 0);
+    CHECK(i < NV);
+    if (!seen[i]) seen[i] = 1, ++distinct;
+  }
+  CHECK_EQ(distinct, NV);
   shmem_barrier_all();
 }
 
