@@ -1,5 +1,5 @@
 /* symmem: <shmemx.h>, the OpenSHMEM extensions that public programs use (the list and why is in
- * <shmem/routines_x.h>): shmemx_wtime, SHMEMX_TEAM_NODE, shmemx_lookup_remote_addr, and the
+ * <shmem/routines_x.h>): SHMEMX_TEAM_NODE, shmemx_lookup_remote_addr, and the
  * non-blocking puts and gets with request handles (shmemx_TYPE_put_nb, shmemx_wait_req, ...).
  * Real functions of libsymmem-shmem, like every shmem_ routine. */
 #ifndef SYMMEM_SHMEMX_H
@@ -15,15 +15,6 @@ typedef void *shmemx_request_handle_t;
 SYMMEM_SHI void symmem_shmemx_request(shmemx_request_handle_t *h) {
   if (h) *h = (shmemx_request_handle_t)h; /* any non-NULL value: the request is tracked by quiet */
 }
-#if defined(SYMMEM_SHMEM_INLINE) || defined(SYMMEM_SHMEM_BUILDING_ABI)
-#include <time.h>
-/* Seconds on a monotonic clock. */
-SYMMEM_SHI double symmem_shmemx_wtime(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,9 +1,10 @@
 /* symmem: the shmemx_ extensions of <shmemx.h> that public OpenSHMEM programs call, as entries of
  * a routine list like <shmem/routines.h> (no include guard; see there). Chosen from what the test
- * suites and examples use: a wall clock, and the non-blocking puts and gets with request handles
- * of the reference implementation and Cray SHMEM, over the 1.5 nbi routines. */
+ * suites and examples use: the non-blocking puts and gets with request handles of the reference
+ * implementation and Cray SHMEM, over the 1.5 nbi routines. Not shmemx_wtime: programs that run on
+ * OSHMEM as well define their own when the library has none (tests-sos does, under a static
+ * declaration that a library declaration would contradict). */
 
-SYMMEM_SHMEM_FN(double, shmemx_wtime, (void), symmem_shmemx_wtime())
 SYMMEM_SHMEM_FN(void *, shmemx_lookup_remote_addr, (void *addr, int pe), symmem_ptr(addr, pe))
 
 /* A request completes at the next quiet; shmemx_wait_req quiets, shmemx_test_req quiets and says

@@ -34,7 +34,7 @@ C
   $cc -o conftest conftest.c $libs || { echo "link probe for $f failed: $cc conftest.c $libs"; exit 1; }
 }
 for f in shmem_barrier_all shmem_getmem_nbi shmem_team_split_strided shmem_long_atomic_fetch_add \
-         shmem_ctx_create shmemx_wtime start_pes pshmem_putmem; do
+         shmem_ctx_create shmemx_long_put_nb start_pes pshmem_putmem; do
   probe "$f" "$CC"
 done
 probe shmem_getmem_nbi cc "-L$P/lib -lsymmem-shmem"
