@@ -62,7 +62,7 @@ int make(symmem_team_t team, long options, symmem_ctx_t *out, const char *call) 
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "ctx is NULL; pass the address of a shmem_ctx_t").code();
   }
   *out = SYMMEM_CTX_INVALID;
-  teams::team *t = teams::lookup(team, call, true);  // SHMEM_TEAM_INVALID: CTX_INVALID, non-zero (1.5, 9.5.2)
+  teams::team *t = teams::lookup(team, call, true);  // SHMEM_TEAM_INVALID: CTX_INVALID, non-zero (1.5, shmem_team_create_ctx)
   if (t == nullptr) {
     return SYMMEM_ERR_INVALID_ARGUMENT;
   }
@@ -101,7 +101,7 @@ int symmem_team_create_ctx(symmem_team_t team, long options, symmem_ctx_t *ctx) 
 
 void symmem_ctx_destroy(symmem_ctx_t c) {
   if (c == SYMMEM_CTX_INVALID) {
-    return;  // 1.5, 9.5.3: no operation
+    return;  // OpenSHMEM 1.5, shmem_ctx_destroy: no operation
   }
   if (c == &default_ctx) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed; nothing was done");
@@ -122,7 +122,7 @@ int symmem_ctx_get_team(symmem_ctx_t c, symmem_team_t *team) {
   if (team == nullptr) {
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_get_team", "team is NULL").code();
   }
-  if (c == nullptr) {  // 1.5, 9.5.4: SHMEM_TEAM_INVALID and a non-zero return
+  if (c == nullptr) {  // 1.5, shmem_ctx_get_team: SHMEM_TEAM_INVALID, non-zero
     *team = SYMMEM_TEAM_INVALID;
     return fail_quiet(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_get_team", "the context is SHMEM_CTX_INVALID").code();
   }

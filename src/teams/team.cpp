@@ -107,7 +107,7 @@ status agree_slot(team &parent, const core::call_record &rec, int &slot, uint64_
 }
 
 // Splits are collective over the parent: a PE outside it cannot take part. An invalid parent gives
-// SHMEM_TEAM_INVALID and a non-zero return (1.5, 9.4.4), without a message.
+// SHMEM_TEAM_INVALID and a non-zero return (OpenSHMEM 1.5, shmem_team_split_strided), without a message.
 team *parent_of(symmem_team_t h, const char *call) {
   team *p = lookup(h, call, true);
   if (p != nullptr && p->my_idx < 0) {
@@ -277,7 +277,7 @@ int symmem_team_split_2d(symmem_team_t parent, int xrange, const symmem_team_con
 
 void symmem_team_destroy(symmem_team_t h) {
   const char *call = "team_destroy";
-  team *t = lookup(h, call, true);  // SHMEM_TEAM_INVALID: nothing to do (1.5, 9.4.8)
+  team *t = lookup(h, call, true);  // SHMEM_TEAM_INVALID: nothing to do (1.5, shmem_team_destroy)
   if (t == nullptr) return;
   if (t->slot < 2) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED cannot be destroyed; "
