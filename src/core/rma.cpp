@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "common/checked.h"
+#include "core/copy_once.h"
 #include "core/remote.h"
 #include "core/state.h"
 
@@ -47,7 +48,11 @@ void copy_bytes(void *to, const void *from, size_t n) {
 
 [[gnu::noinline]] void put_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
   if (char *d = translate_data(dest, n, pe)) {
-    copy_bytes(d, src, n);
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      copy_once(d, src, n);  // into a peer's memory: see core/copy_once.h
+    } else {
+      copy_bytes(d, src, n);
+    }
   } else if (is_remote(pe)) {
     remote_put(dest, src, n, pe, nbi, call);
   } else {
@@ -80,7 +85,7 @@ inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char 
   }
   if (char *d = translate_hit(dest, n, pe); SYMMEM_LIKELY(d != nullptr)) {
     if (SYMMEM_LIKELY(g.heap_on_cpu)) {
-      std::memcpy(d, src, n);
+      copy_once(d, src, n);  // not memcpy: see core/copy_once.h
     } else {
       g.heap->copy(d, src, n);
     }
