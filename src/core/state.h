@@ -49,11 +49,23 @@ enum call_id : uint32_t {
 const char *call_name(uint32_t id);
 
 // A dissemination-barrier slot: written by the partner PE, read by its owner.
+// A signal from a PE on another host arrives as one network put of the whole slot, whose bytes
+// may land in any order: `check` tells a whole one from a torn one (the receiver waits until it
+// matches), so the signal needs no fence and no second message.
 struct alignas(64) sync_slot {
   std::atomic<uint64_t> epoch;
   uint64_t lo;
   uint64_t hi;
+  uint64_t check;  // slot_check(epoch, lo, hi)
 };
+
+inline uint64_t slot_check(uint64_t epoch, uint64_t lo, uint64_t hi) {
+  uint64_t x = epoch * 0x9E3779B97F4A7C15ULL ^ lo;
+  x = (x ^ (x >> 29)) * 0xBF58476D1CE4E5B9ULL ^ hi;
+  x = (x ^ (x >> 32)) * 0x94D049BB133111EBULL;
+  return (x ^ (x >> 29)) | 1;  // never 0: a slot never written does not match
+}
+
 
 // The start of every PE's control segment (zero at init: the memfd starts zeroed).
 struct internal_area {
@@ -126,6 +138,18 @@ struct runtime_state {
 };
 
 extern runtime_state g;
+
+// True when the slot holds the whole signal of `epoch`. Node-local senders store the epoch last
+// with release order, so for them the acquire load suffices; the check is needed (and read)
+// only when the job spans hosts.
+inline bool slot_ready(const sync_slot &s, uint64_t epoch) {
+  if (s.epoch.load(std::memory_order_acquire) != epoch) return false;
+  if (SYMMEM_LIKELY(!g.remote)) return true;
+  auto *m = const_cast<sync_slot *>(&s);
+  return std::atomic_ref<uint64_t>(m->check).load(std::memory_order_relaxed) ==
+         slot_check(epoch, std::atomic_ref<uint64_t>(m->lo).load(std::memory_order_relaxed),
+                    std::atomic_ref<uint64_t>(m->hi).load(std::memory_order_relaxed));
+}
 
 inline internal_area *area_of(int pe) { return reinterpret_cast<internal_area *>(g.ctrl_table[static_cast<size_t>(pe)]); }
 

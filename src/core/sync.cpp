@@ -80,11 +80,11 @@ status sync_over_heap(uint64_t &lo, uint64_t &hi, const char *call) {
     const int to = (me + dist) % n;
     sync_slot &in = mine->slots[parity][k];
     signal_slot(to, ctrl_offset(&in), epoch, lo, hi, call);  // the same slot of the partner
-    if (in.epoch.load(std::memory_order_acquire) != epoch) {
+    if (!slot_ready(in, epoch)) {
       const int from = (me - dist + n) % n;
       spin_wait w(call, [from] { return strfmt("PE %d%s to reach the same collective call", from, remote_note(from)); });
       const bool yield_first = node_oversubscribed();
-      while (in.epoch.load(std::memory_order_acquire) != epoch) {
+      while (!slot_ready(in, epoch)) {
         if (yield_first) sched_yield();
         w.pause();
       }
@@ -136,15 +136,16 @@ std::string describe_call(const call_record &r) {
 }
 
 void signal_slot(int pe, size_t slot_offset, uint64_t epoch, uint64_t lo, uint64_t hi, const char *call) {
+  const uint64_t check = slot_check(epoch, lo, hi);
   if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {
-    const uint64_t both[2] = {lo, hi};
-    ctrl_put(pe, slot_offset + offsetof(sync_slot, lo), both, sizeof both, call);
-    ctrl_signal(pe, slot_offset + offsetof(sync_slot, epoch), epoch, call);
+    const uint64_t whole[4] = {epoch, lo, hi, check};  // sync_slot's layout, in one put
+    ctrl_put(pe, slot_offset, whole, sizeof whole, call);
     return;
   }
   auto &out = *reinterpret_cast<sync_slot *>(g.ctrl_table[static_cast<size_t>(pe)] + slot_offset);
   std::atomic_ref<uint64_t>(out.lo).store(lo, std::memory_order_relaxed);
   std::atomic_ref<uint64_t>(out.hi).store(hi, std::memory_order_relaxed);
+  std::atomic_ref<uint64_t>(out.check).store(check, std::memory_order_relaxed);
   out.epoch.store(epoch, std::memory_order_release);
 }
 

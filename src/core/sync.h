@@ -24,8 +24,8 @@ inline uint64_t fingerprint(const call_record &r) {
 }
 
 // Writes a dissemination-barrier signal into the sync slot at `slot_offset` of PE pe's control
-// segment: lo and hi, then the epoch with release order. Over the network: a put, a fence and an
-// atomic swap, so the epoch never arrives before lo and hi.
+// segment: lo, hi and their check, then the epoch with release order. Over the network: the whole
+// slot in one put, which the receiver takes once its check matches (state.h, sync_slot).
 void signal_slot(int pe, size_t slot_offset, uint64_t epoch, uint64_t lo, uint64_t hi, const char *call);
 // " (on another host)" for a PE reached through the network, for wait messages; else "".
 const char *remote_note(int pe);

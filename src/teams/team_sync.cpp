@@ -83,7 +83,7 @@ status report_mismatch(const team &t, unsigned parity, const char *call) {
 }
 
 void wait_flag(const core::sync_slot &in, uint64_t epoch, const team &t, int from, const char *call) {
-  if (in.epoch.load(std::memory_order_acquire) == epoch) {
+  if (core::slot_ready(in, epoch)) {
     return;
   }
   int world = t.world(from);
@@ -91,7 +91,7 @@ void wait_flag(const core::sync_slot &in, uint64_t epoch, const team &t, int fro
     return strfmt("PE %d%s (team PE %d) to reach the same collective call", world, core::remote_note(world), from);
   });
   const bool yield_first = core::node_oversubscribed();
-  while (in.epoch.load(std::memory_order_acquire) != epoch) {
+  while (!core::slot_ready(in, epoch)) {
     if (yield_first) sched_yield();
     w.pause();
   }
