@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# compare_net.sh: symmem against OpenMPI's OSHMEM (spml ucx) across two hosts emulated with
+# network namespaces (tests/net/netns.sh), both over UCX's TCP transport on the same veth pair,
+# with ucx_perftest on the same pair as the transport's ceiling. Needs root.
+#
+# usage: bench/compare_net.sh [--rounds R] [--out DIR] [--build DIR] [--quick] [-j N]
+#   --rounds R   alternate OSHMEM and symmem R times (default 3) and compare the medians
+#   --out DIR    results (default bench/results/net-<date>-<time>): the CSVs, logs, comparison.txt
+#   --build DIR  the symmem build directory (default <repo>/build-bench)
+#   --quick      sizes up to 1 MiB, 3 repetitions (a smoke test)
+# What runs, on hosts A and B (one PE each for shmem_bench, two each for coll_bench):
+#   OSHMEM  ip netns exec A oshrun -np N --host A:k,B:k --mca plm_rsh_agent bench/netns_rsh.sh ...
+#   symmem  symmem-run --hosts A:k,B:k --launch-agent 'ip netns exec {host}' ...
+#   UCX     ucx_perftest (server on A, client on B): ucp_put_lat, ucp_get, ucp_fadd at 8 B, ucp_put_bw at 1 MiB
+# UCX_TLS=tcp,self and UCX_NET_DEVICES=veth0 for all three (netns.sh sets them).
+set -u -o pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+rounds=3
+out=""
+build="$repo/build-bench"
+quick=0
+jobs=$(nproc 2>/dev/null || echo 2)
+args=("$@")
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --build) build="$2"; shift 2 ;;
+    --quick) quick=1; shift ;;
+    -j) jobs="$2"; shift 2 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) echo "compare_net.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ -n "$out" ] || out="$repo/bench/results/net-$(date +%Y%m%d-%H%M%S)"
+
+# Build outside the namespaces, then run the rest inside them.
+if [ -z "${NETNS_HOSTS:-}" ]; then
+  mkdir -p "$out" || exit 1
+  echo "### building symmem (Release, CPU only) in $build"
+  cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSYMMEM_CUDA=OFF -DSYMMEM_BUILD_TESTS=OFF \
+    >"$out/cmake.log" 2>&1 &&
+    make -C "$build" -j"$jobs" shmem_bench coll_bench symmem-run symmem_net_ucx >"$out/make.log" 2>&1 ||
+    { echo "ERROR: the symmem build failed (see $out/make.log)" >&2; exit 1; }
+  echo "### building shmem_bench and coll_bench with oshcc -O2"
+  oshcc -O2 -std=c11 "$here/shmem_bench.c" -o "$out/shmem_bench_oshmem" &&
+    oshcc -O2 -std=c11 "$here/coll_bench.c" -o "$out/coll_bench_oshmem" ||
+    { echo "ERROR: oshcc build failed (Debian: openmpi-bin libopenmpi-dev)" >&2; exit 1; }
+  exec "$repo/tests/net/netns.sh" -n 2 "$0" "${args[@]}" --out "$out"
+fi
+
+out=$(cd "$out" && pwd)
+set -- $NETNS_HOSTS
+A=$1
+B=$2
+[ "$quick" = 1 ] && export BENCH_QUICK=1 COLL_BENCH_MAX=65536
+export SHMEM_SYMMETRIC_SIZE=512M SHMEM_SYMMETRIC_HEAP_SIZE=512M BENCH_MAX_SIZE="${BENCH_MAX_SIZE:-4194304}"
+export OMPI_MCA_osc="${OMPI_MCA_osc:-^rdma}"  # else OSHMEM 4.1 dies in shmem_finalize here
+osh=(ip netns exec "$A" oshrun --allow-run-as-root --mca plm_rsh_agent "$here/netns_rsh.sh"
+     -x UCX_TLS -x UCX_NET_DEVICES -x OMPI_MCA_osc -x SHMEM_SYMMETRIC_HEAP_SIZE -x BENCH_MAX_SIZE)
+[ "$quick" = 1 ] && osh+=(-x BENCH_QUICK -x COLL_BENCH_MAX)
+sym=("$build/tools/symmem-run" --launch-agent "$NETNS_AGENT")
+csvs=()
+run() {  # name, command...: a CSV in $out/name.csv, the output in $out/name.log
+  local name=$1; shift
+  echo "### $name: $*"
+  timeout 600 "$@" >"$out/$name.log" 2>&1
+  echo "    exit $?"
+}
+for r in $(seq 1 "$rounds"); do
+  run oshmem_r$r env BENCH_IMPL=oshmem "${osh[@]}" -x BENCH_IMPL -np 2 --host "$A:1,$B:1" \
+    "$out/shmem_bench_oshmem" "$out/oshmem_r$r.csv"
+  run symmem_r$r env BENCH_IMPL=symmem "${sym[@]}" --hosts "$A:1,$B:1" "$build/bench/shmem_bench" "$out/symmem_r$r.csv"
+  run coll_oshmem_r$r env COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$out/coll_oshmem_r$r.csv" "${osh[@]}" \
+    -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -np 4 --host "$A:2,$B:2" "$out/coll_bench_oshmem"
+  run coll_symmem_r$r env COLL_BENCH_IMPL=symmem COLL_BENCH_CSV="$out/coll_symmem_r$r.csv" "${sym[@]}" \
+    --hosts "$A:2,$B:2" "$build/bench/coll_bench"
+  for t in "ucp_put_lat 8" "ucp_get 8" "ucp_fadd 8" "ucp_put_bw 1048576"; do
+    set -- $t
+    ip netns exec "$A" ucx_perftest -t "$1" -s "$2" -n 20000 >/dev/null 2>&1 &
+    server=$!
+    sleep 0.5
+    echo "$1,$2,$(ip netns exec "$B" ucx_perftest "${NETNS_ADDRS%% *}" -t "$1" -s "$2" -n 20000 2>&1 |
+      awk '/Final:/ { print $3 "," $4 "," $6 }')" >>"$out/perftest_r$r.csv"  # typical lat, avg lat, MB/s
+    wait "$server"
+  done
+  for f in oshmem_r$r symmem_r$r; do [ -s "$out/$f.csv" ] && csvs+=("$out/$f.csv"); done
+done
+py=python3
+command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null && py=/usr/bin/python3
+{
+  echo "### shmem_bench across two hosts (median of $rounds rounds)"
+  "$py" "$here/compare.py" --base oshmem --new symmem --out "$out" --no-plot "${csvs[@]}"
+  echo
+  echo "### coll_bench, 2 hosts x 2 PEs, and ucx_perftest"
+  "$py" "$here/compare_net.py" "$out"
+} | tee "$out/comparison.txt"
