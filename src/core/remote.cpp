@@ -386,16 +386,4 @@ void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call) {
        call);
 }
 
-void ctrl_signal(int pe, size_t offset, uint64_t value, const char *call) {
-  if (!is_remote(pe)) {
-    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(g.ctrl_table[static_cast<size_t>(pe)] + offset))
-        .store(value, std::memory_order_release);
-    return;
-  }
-  must(r.net->fence(r.worker, call), pe, call);  // the puts before it land first
-  must(r.net->amo(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, SYMMEM_NET_AMO_SWAP, 8,
-                  value, 0, nullptr, call),
-       pe, call);
-}
-
 }  // namespace symmem::core

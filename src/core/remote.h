@@ -57,11 +57,9 @@ std::string remote_unanswered_note();
 void remote_progress();
 
 // The control segment of any PE, by offset (the same layout on every PE): a copy for node-local
-// PEs, a network transfer for remote ones. ctrl_put is ordered before a later ctrl_signal to the
-// same PE, which stores `value` atomically at `offset` (release order, like the barrier flags).
+// PEs, a network transfer for remote ones (ctrl_put returns when `src` may be reused).
 void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call);
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call);
-void ctrl_signal(int pe, size_t offset, uint64_t value, const char *call);
 size_t ctrl_offset(const void *addr_in_my_ctrl);
 
 }  // namespace symmem::core
