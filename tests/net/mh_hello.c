@@ -1,6 +1,7 @@
 /* Several hosts through symmem-run --hosts: every PE finds exactly the PEs of its own host
  * accessible (the host identity comes from the host it was started on, though the emulated hosts
- * share one kernel host name) and the job forms, allocates and synchronises across hosts.
+ * share one kernel host name) and the job forms, allocates and synchronises across hosts, and
+ * zero-length collectives with NULL buffers work across hosts.
  *
  *   mh_hello PES_PER_HOST
  */
@@ -20,6 +21,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   boot_workload("launcher", host_of);
+  /* Zero-length collectives may pass NULL buffers (SOS's nop_collectives does), across hosts too. */
+  BCHECK(symmem_int_broadcast(symmem_team_world, NULL, NULL, 0, 0) == 0);
+  BCHECK(symmem_int_fcollect(symmem_team_world, NULL, NULL, 0) == 0);
+  BCHECK(symmem_int_alltoall(symmem_team_world, NULL, NULL, 0) == 0);
+  BCHECK(symmem_int_sum_reduce(symmem_team_world, NULL, NULL, 0) == 0);
   symmem_finalize();
   return 0;
 }
