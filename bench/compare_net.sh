@@ -58,7 +58,9 @@ B=$2
 [ "$quick" = 1 ] && export BENCH_QUICK=1 COLL_BENCH_MAX=65536
 export SHMEM_SYMMETRIC_SIZE=512M SHMEM_SYMMETRIC_HEAP_SIZE=512M BENCH_MAX_SIZE="${BENCH_MAX_SIZE:-4194304}"
 export OMPI_MCA_osc="${OMPI_MCA_osc:-^rdma}"  # else OSHMEM 4.1 dies in shmem_finalize here
-osh=(ip netns exec "$A" oshrun --allow-run-as-root --mca plm_rsh_agent "$here/netns_rsh.sh"
+# btl self,tcp: OpenMPI's shared-memory BTL (vader) crashed in shmem_init between namespaces that
+# share the host name (it took the 4 PEs for one node).
+osh=(ip netns exec "$A" oshrun --allow-run-as-root --mca plm_rsh_agent "$here/netns_rsh.sh" --mca btl self,tcp
      -x UCX_TLS -x UCX_NET_DEVICES -x OMPI_MCA_osc -x SHMEM_SYMMETRIC_HEAP_SIZE -x BENCH_MAX_SIZE)
 [ "$quick" = 1 ] && osh+=(-x BENCH_QUICK -x COLL_BENCH_MAX)
 sym=("$build/tools/symmem-run" --launch-agent "$NETNS_AGENT")
