@@ -15,10 +15,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/error.h"
+#include "net/proxy.h"
 
 namespace symmem::core {
 
@@ -61,5 +63,8 @@ void remote_progress();
 void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call);
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call);
 size_t ctrl_offset(const void *addr_in_my_ctrl);
+
+// What a proxy ring's requests do (core/proxy_exec.cpp): the runtime's routines, remote or mapped.
+std::unique_ptr<net::proxy_executor> make_proxy_executor();
 
 }  // namespace symmem::core

@@ -1,0 +1,155 @@
+// symmem: the host side of the proxy ring (proxy.h).
+#include "net/proxy.h"
+
+#include <chrono>
+#include <cstring>
+#include <new>
+
+namespace symmem::net {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::atomic_ref<uint64_t> word(uint64_t &w) { return std::atomic_ref<uint64_t>(w); }
+
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+}  // namespace
+
+symmem_proxy_ring *proxy::init_ring(void *memory, uint64_t slots) {
+  std::memset(memory, 0, symmem_proxy_ring_bytes(slots));
+  auto *ring = static_cast<symmem_proxy_ring *>(memory);
+  ring->slots = slots;
+  ring->head_addr = reinterpret_cast<uint64_t>(&ring->head);
+  return ring;
+}
+
+void proxy::start() {
+  stop_.store(false);
+  thread_ = std::thread([this] { loop(); });
+}
+
+void proxy::stop() {
+  if (!thread_.joinable()) return;
+  stop_.store(true, std::memory_order_release);
+  thread_.join();
+}
+
+// Carries out requests in ticket order; idle, it keeps the network moving and backs off to
+// short sleeps so that it does not hold a core a PE needs.
+void proxy::loop() {
+  unsigned idle = 0;
+  for (;;) {
+    if (step()) {
+      idle = 0;
+      continue;
+    }
+    release();
+    if (stop_.load(std::memory_order_acquire)) break;  // the producers are done: nothing more comes
+    ex_.progress();
+    if (++idle < 2000) {
+      relax();
+    } else {
+      std::this_thread::sleep_for(50us);
+    }
+  }
+  ex_.quiet();  // nothing posted through the ring stays in flight
+  word(ring_->completed).store(next_, std::memory_order_release);
+}
+
+bool proxy::step() {
+  symmem_proxy_slot &s = ring_->slot[next_ & (ring_->slots - 1)];
+  if (word(s.req.seq).load(std::memory_order_acquire) != next_ + 1) return false;
+  symmem_proxy_req r;
+  std::memcpy(&r, &s.req, sizeof r);
+  execute(r, s);
+  ++next_;
+  release();
+  return true;
+}
+
+void proxy::execute(const symmem_proxy_req &r, symmem_proxy_slot &s) {
+  uint64_t result = 0;
+  switch (r.op) {
+    case SYMMEM_PROXY_PUT: ex_.put(r.pe, r.dst, r.src, r.size); break;
+    case SYMMEM_PROXY_GET: ex_.get(r.pe, r.dst, r.src, r.size); break;
+    case SYMMEM_PROXY_AMO:
+      result = ex_.amo(r.pe, r.dst, r.amo_op, static_cast<unsigned>(r.size), r.value, r.value2, r.fetch != 0);
+      break;
+    case SYMMEM_PROXY_SIGNAL:  // the data, ordered before the signal (OpenSHMEM put-with-signal)
+      if (r.size != 0) ex_.put(r.pe, r.dst, r.src, r.size);
+      ex_.fence();
+      (void)ex_.amo(r.pe, r.value2, r.amo_op, 8, r.value, 0, false);
+      break;
+    case SYMMEM_PROXY_FENCE: ex_.fence(); break;
+    case SYMMEM_PROXY_QUIET: ex_.quiet(); break;
+    default: word(ring_->error).store(r.op, std::memory_order_release); break;
+  }
+  const bool fetching = r.fetch != 0 || r.op == SYMMEM_PROXY_GET;
+  fetching_[next_ & (ring_->slots - 1)] = fetching ? 1 : 0;
+  if (fetching) {
+    // `completed` promises every earlier request too: complete the nbi ones before it moves.
+    ex_.quiet();
+    word(s.result).store(result, std::memory_order_relaxed);
+  }
+  if (fetching || r.op == SYMMEM_PROXY_QUIET) word(ring_->completed).store(next_ + 1, std::memory_order_release);
+}
+
+// Frees slots in order: a processed one at once, a fetching one once its producer released it.
+void proxy::release() {
+  uint64_t tail = word(ring_->tail).load(std::memory_order_relaxed);
+  const uint64_t before = tail;
+  while (tail < next_) {
+    const uint64_t i = tail & (ring_->slots - 1);
+    if (fetching_[i] && word(ring_->slot[i].req.seq).load(std::memory_order_acquire) != 0) break;
+    fetching_[i] = 0;
+    ++tail;
+  }
+  if (tail != before) word(ring_->tail).store(tail, std::memory_order_release);
+}
+
+uint64_t proxy::post(symmem_proxy_ring *ring, const symmem_proxy_req &r) {
+  const uint64_t ticket =
+      word(*reinterpret_cast<uint64_t *>(ring->head_addr)).fetch_add(1, std::memory_order_acq_rel);
+  while (ticket - word(ring->tail).load(std::memory_order_acquire) >= ring->slots &&
+         word(ring->error).load(std::memory_order_relaxed) == 0) {
+    relax();
+  }
+  symmem_proxy_slot &s = ring->slot[ticket & (ring->slots - 1)];
+  symmem_proxy_req copy = r;
+  copy.seq = 0;
+  std::memcpy(reinterpret_cast<char *>(&s.req) + sizeof s.req.seq, reinterpret_cast<const char *>(&copy) + sizeof copy.seq,
+              sizeof copy - sizeof copy.seq);
+  word(s.req.seq).store(ticket + 1, std::memory_order_release);
+  return ticket;
+}
+
+void proxy::wait(symmem_proxy_ring *ring, uint64_t ticket) {
+  while (word(ring->completed).load(std::memory_order_acquire) <= ticket &&
+         word(ring->error).load(std::memory_order_relaxed) == 0) {
+    std::this_thread::yield();
+  }
+}
+
+uint64_t proxy::fetch(symmem_proxy_ring *ring, const symmem_proxy_req &r) {
+  symmem_proxy_req f = r;
+  f.fetch = 1;
+  const uint64_t ticket = post(ring, f);
+  wait(ring, ticket);
+  symmem_proxy_slot &s = ring->slot[ticket & (ring->slots - 1)];
+  const uint64_t v = word(s.result).load(std::memory_order_relaxed);
+  word(s.req.seq).store(0, std::memory_order_release);  // released
+  return v;
+}
+
+void proxy::quiet(symmem_proxy_ring *ring) {
+  symmem_proxy_req q{};
+  q.op = SYMMEM_PROXY_QUIET;
+  wait(ring, post(ring, q));
+}
+
+}  // namespace symmem::net

@@ -1,0 +1,66 @@
+// symmem: the host side of the proxy ring (symmem/detail/proxy_ring.h).
+//
+// A proxy is a host thread that consumes a ring's requests in ticket order and carries each out
+// through an executor (the runtime's remote path: core/proxy_exec.cpp), then advances the ring's
+// `completed` and `tail` words as the ring's contract says. Producers are GPU kernels (the device
+// side is in the header) or host threads (post/wait/fetch/quiet below, the same protocol).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "symmem/detail/proxy_ring.h"
+
+namespace symmem::net {
+
+class proxy_executor {
+ public:
+  virtual ~proxy_executor() = default;
+  virtual void put(int pe, uint64_t dst, uint64_t src, uint64_t size) = 0;   // completes at quiet
+  virtual void get(int pe, uint64_t dst, uint64_t src, uint64_t size) = 0;   // complete on return
+  virtual uint64_t amo(int pe, uint64_t dst, unsigned op, unsigned size, uint64_t value, uint64_t compare,
+                       bool fetch) = 0;                                      // fetching: complete on return
+  virtual void fence() = 0;
+  virtual void quiet() = 0;
+  virtual void progress() = 0;  // while idle
+};
+
+class proxy {
+ public:
+  proxy(symmem_proxy_ring *ring, proxy_executor &ex) : ring_(ring), ex_(ex), fetching_(ring->slots, 0) {}
+  ~proxy() { stop(); }
+  proxy(const proxy &) = delete;
+  proxy &operator=(const proxy &) = delete;
+
+  void start();
+  // Finishes the requests already published (a last quiet) and joins the thread; the producers
+  // must be done.
+  void stop();
+
+  // Initialises a ring of `slots` (a power of two) in symmem_proxy_ring_bytes(slots) bytes of
+  // memory, for host producers; a GPU ring then points head_addr at a zeroed device word.
+  static symmem_proxy_ring *init_ring(void *memory, uint64_t slots);
+
+  // The host producer, the same protocol as the device one.
+  static uint64_t post(symmem_proxy_ring *ring, const symmem_proxy_req &r);
+  static void wait(symmem_proxy_ring *ring, uint64_t ticket);
+  static uint64_t fetch(symmem_proxy_ring *ring, const symmem_proxy_req &r);
+  static void quiet(symmem_proxy_ring *ring);
+
+ private:
+  void loop();
+  bool step();  // one request, if there is one
+  void execute(const symmem_proxy_req &r, symmem_proxy_slot &s);
+  void release();
+
+  symmem_proxy_ring *ring_;
+  proxy_executor &ex_;
+  std::vector<uint8_t> fetching_;  // per slot: the request there waits for its producer to release it
+  uint64_t next_ = 0;              // the next ticket to carry out
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace symmem::net

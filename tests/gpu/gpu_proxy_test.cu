@@ -1,0 +1,128 @@
+// The proxy ring with a GPU producer: many threads of a kernel post requests into a ring in
+// mapped host memory (it wraps: 64 slots for thousands of requests), the host proxy carries them
+// out. Each thread writes data into mapped staging memory and posts a put of it (the data must be
+// visible to the host before the request is), adds to a counter, fetches it now and then, and
+// quiets. The executor here works on host memory (the real one is the runtime's remote path,
+// covered with CPU producers by net.mh.proxy.2x2); what this checks is the device side: ticket
+// atomics, the fences, waiting on a full ring, fetch and release, quiet.
+//
+// Standalone: g++ -std=c++20 -O2 -I include -I src -c src/net/proxy.cpp -o proxy.o &&
+//   nvcc -std=c++17 -arch=sm_90 -I include -I src tests/gpu/gpu_proxy_test.cu proxy.o -o gpu_proxy_test
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include "net/net_plugin.h"
+#include "net/proxy.h"
+
+namespace {
+
+constexpr int blocks = 8, threads_per = 128, per_thread = 24;
+constexpr int producers = blocks * threads_per;
+constexpr uint64_t slots = 64;
+
+class host_executor final : public symmem::net::proxy_executor {
+ public:
+  void put(int, uint64_t dst, uint64_t src, uint64_t size) override {
+    std::memcpy(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size);
+  }
+  void get(int, uint64_t dst, uint64_t src, uint64_t size) override { put(0, dst, src, size); }
+  uint64_t amo(int, uint64_t dst, unsigned op, unsigned, uint64_t v, uint64_t, bool) override {
+    auto *a = reinterpret_cast<uint64_t *>(dst);  // C++17 here (nvcc): no std::atomic_ref
+    return op == SYMMEM_NET_AMO_ADD ? __atomic_fetch_add(a, v, __ATOMIC_ACQ_REL) : __atomic_load_n(a, __ATOMIC_ACQUIRE);
+  }
+  void fence() override {}
+  void quiet() override { ++quiets; }
+  void progress() override {}
+  std::atomic<long> quiets{0};
+};
+
+__global__ void produce(symmem_proxy_ring *ring, uint64_t *staging, uint64_t *host_staging, uint64_t *host_dst,
+                        uint64_t *host_counter, int *bad) {
+  const int id = blockIdx.x * blockDim.x + threadIdx.x;
+  uint64_t last = 0;
+  for (int k = 0; k < per_thread; ++k) {
+    const int i = id * per_thread + k;
+    staging[i] = (static_cast<uint64_t>(id) << 32) | static_cast<uint64_t>(k) | 1ULL << 63;
+    symmem_proxy_req put = {0, SYMMEM_PROXY_PUT, 0, reinterpret_cast<uint64_t>(host_dst + i),
+                            reinterpret_cast<uint64_t>(host_staging + i), 8, 0, 0, 0, 0};
+    symmem_proxy_post(ring, &put);
+    symmem_proxy_req add = {0, SYMMEM_PROXY_AMO, 0, reinterpret_cast<uint64_t>(host_counter), 0, 8, 1, 0,
+                            SYMMEM_NET_AMO_ADD, 0};
+    symmem_proxy_post(ring, &add);
+    if (k % 8 == 0) {
+      symmem_proxy_req f = add;
+      f.value = 0;
+      f.fetch = 1;
+      const uint64_t v = symmem_proxy_fetch(ring, &f);
+      if (v < last) atomicAdd(bad, 1);  // the counter only grows
+      last = v;
+    }
+  }
+  symmem_proxy_quiet(ring);
+}
+
+bool ok(cudaError_t e, const char *what) {
+  if (e == cudaSuccess) return true;
+  std::printf("%s: %s\n", what, cudaGetErrorString(e));
+  return false;
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("SKIPPED: no GPU\n");
+    return 77;
+  }
+  void *ring_mem = nullptr, *staging = nullptr, *dst = nullptr, *counter = nullptr;
+  const size_t data = sizeof(uint64_t) * producers * per_thread;
+  if (!ok(cudaHostAlloc(&ring_mem, symmem_proxy_ring_bytes(slots), cudaHostAllocMapped), "ring") ||
+      !ok(cudaHostAlloc(&staging, data, cudaHostAllocMapped), "staging") ||
+      !ok(cudaHostAlloc(&dst, data, cudaHostAllocMapped), "dst") ||
+      !ok(cudaHostAlloc(&counter, 8, cudaHostAllocMapped), "counter"))
+    return 1;
+  std::memset(dst, 0, data);
+  std::memset(staging, 0, data);
+  *static_cast<uint64_t *>(counter) = 0;
+  symmem_proxy_ring *ring = symmem::net::proxy::init_ring(ring_mem, slots);
+  void *tickets = nullptr;  // the producers' ticket counter: device memory (see proxy_ring.h)
+  if (!ok(cudaMalloc(&tickets, 8), "tickets") || !ok(cudaMemset(tickets, 0, 8), "tickets")) return 1;
+  ring->head_addr = reinterpret_cast<uint64_t>(tickets);
+  symmem_proxy_ring *d_ring = nullptr;
+  uint64_t *d_staging = nullptr;
+  int *bad = nullptr;
+  cudaHostGetDevicePointer(reinterpret_cast<void **>(&d_ring), ring_mem, 0);
+  cudaHostGetDevicePointer(reinterpret_cast<void **>(&d_staging), staging, 0);
+  cudaMallocManaged(&bad, sizeof(int));
+  *bad = 0;
+  host_executor ex;
+  symmem::net::proxy px(ring, ex);
+  px.start();
+  const auto t0 = std::chrono::steady_clock::now();
+  produce<<<blocks, threads_per>>>(d_ring, d_staging, static_cast<uint64_t *>(staging), static_cast<uint64_t *>(dst),
+                                   static_cast<uint64_t *>(counter), bad);
+  const bool ran = ok(cudaDeviceSynchronize(), "kernel");
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  px.stop();
+  long wrong = 0;
+  for (int id = 0; id < producers; ++id)
+    for (int k = 0; k < per_thread; ++k)
+      wrong += static_cast<uint64_t *>(dst)[id * per_thread + k] !=
+               ((static_cast<uint64_t>(id) << 32) | static_cast<uint64_t>(k) | 1ULL << 63);
+  const uint64_t total = *static_cast<uint64_t *>(counter);
+  const uint64_t requests = static_cast<uint64_t>(producers) * per_thread * 2 + producers * ((per_thread + 7) / 8) + producers;
+  std::printf("gpu proxy ring: %d GPU threads, %llu requests through %llu slots in %.3f s (%.2f us a request); "
+              "wrong puts %ld, counter %llu of %llu, non-monotonic fetches %d, quiets %ld\n",
+              producers, static_cast<unsigned long long>(requests), static_cast<unsigned long long>(slots), s,
+              s * 1e6 / static_cast<double>(requests), wrong, static_cast<unsigned long long>(total),
+              static_cast<unsigned long long>(static_cast<uint64_t>(producers) * per_thread), *bad, ex.quiets.load());
+  const bool pass = ran && wrong == 0 && total == static_cast<uint64_t>(producers) * per_thread && *bad == 0;
+  std::printf("%s\n", pass ? "PASS" : "FAIL");
+  return pass ? 0 : 1;
+}
