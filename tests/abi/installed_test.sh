@@ -3,6 +3,7 @@
 #  1. autoconf's AC_CHECK_FUNC link probe (`char shmem_barrier_all (); ... return shmem_barrier_all ();`)
 #     through symmemcc, for a few routines as autoconf writes it and for every routine of the list
 #     in one program; AC_CHECK_LIB's form with plain cc and -lsymmem-shmem;
+#     a program calling sqrtf links with no -lm;
 #  2. symmemcc's -show / -showme / --showme[:compile|:link|...] output;
 #  3. an existing Makefile (oshcc by default) built unchanged with `make CC=symmemcc`, then run.
 # Usage: installed_test.sh BUILD_DIR ABI_DLSYM_BINARY
@@ -46,6 +47,15 @@ awk '{ printf "char %s ();\nchar p%s ();\n", $1, $1 }' names.txt >allnames.c
   echo "  return (int)(s & 1); }"; } >>allnames.c
 "$CC" -w -o allnames allnames.c || { echo "linking every one of the $count routines failed"; exit 1; }
 echo "link probes: autoconf-style probes pass; all $count routines and their pshmem_ names link"
+# ISO C's math functions (C11 7.12) link with no -lm, as with Cray's and Intel's compilers: public
+# examples (openshmem-examples' shmem_2dheat) call sqrtf and their Makefiles name no libm.
+cat >mathprog.c <<C
+#include <math.h>
+int main(int argc, char **argv) { (void)argv; return sqrtf((float)argc) > 1.5f; }
+C
+"$CC" -O0 -o mathprog mathprog.c || { echo "symmemcc mathprog.c (sqrtf, no -lm) failed to link"; exit 1; }
+./mathprog || { echo "mathprog: sqrtf(1) > 1.5"; exit 1; }
+echo "symmemcc links the C library's math functions without -lm"
 
 # 2. What symmemcc shows.
 expect_in() { case "$2" in *"$1"*) ;; *) echo "symmemcc $3: '$2' lacks '$1'"; exit 1 ;; esac; }
