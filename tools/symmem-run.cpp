@@ -42,6 +42,7 @@
 #include <vector>
 
 #include "bootstrap/launcher_proto.h"
+#include "common/config.h"
 #include "run/hosts.h"
 #include "run/util.h"
 
@@ -81,9 +82,9 @@ constexpr const char *usage_text =
       "Starts N PEs of prog on this host and serves their bootstrap.\n\n"
       "  -n, --np N               number of PEs (1..4096); required without --hosts\n"
       "  -t, --tag-output         prefix each output line of PE r with \"[PE r] \"\n"
-      "      --timeout S          stop the job after S seconds (exit status 124)\n"
+      "      --timeout S          stop the job after S seconds (exit status 124); 0: never\n"
       "      --bootstrap-timeout S  SYMMEM_BOOTSTRAP_TIMEOUT for the PEs and the launcher\n"
-      "                           (default: inherited, else 30 s)\n"
+      "                           (default: inherited, else 30 s; 0: no limit)\n"
       "  -x VAR=VALUE             set VAR in the PEs' environment (-x VAR: pass ours on)\n"
       "      --mps                run a private NVIDIA MPS control daemon for the job\n"
       "      --bind-to WHAT       core: pin PE r to the r-th CPU this launcher may use; none;\n"
@@ -101,18 +102,10 @@ constexpr const char *usage_text =
 
 [[noreturn]] void usage_error(const std::string &msg) { die(msg + " (see symmem-run --help)", 2); }
 
-// A positive, finite number of seconds (decimals allowed), or nothing.
-std::optional<double> to_seconds(const char *v) {
-  char *end = nullptr;
-  errno = 0;
-  double d = std::strtod(v, &end);
-  if (end == v || *end != '\0' || errno != 0 || !std::isfinite(d) || d <= 0) return std::nullopt;
-  return d;
-}
-
+// Seconds as every SYMMEM_* seconds variable reads them (common/config.h): 0 means no limit.
 double parse_seconds(const std::string &name, const std::string &v) {
-  auto d = to_seconds(v.c_str());
-  if (!d) usage_error(name + " wants a positive number of seconds, not '" + v + "'");
+  auto d = symmem::config::parse_seconds(v);
+  if (!d) usage_error(name + " wants " + symmem::config::seconds_expected() + ", not '" + v + "'");
   return *d;
 }
 
@@ -204,14 +197,20 @@ options parse_args(int argc, char **argv) {
   return o;
 }
 
-// The launcher's own collective deadline: the option, else the PEs' inherited setting, else 30 s.
+// The launcher's own collective deadline: the option, else the PEs' setting, read and checked
+// through the same configuration table as init reads it (an invalid value stops the job here
+// with init's message, before any PE starts), else the table's default.
 double bootstrap_timeout(const options &o) {
-  if (!o.bootstrap_timeout.empty()) return *to_seconds(o.bootstrap_timeout.c_str());
-  const char *v = std::getenv("SYMMEM_BOOTSTRAP_TIMEOUT");
-  if (v == nullptr || *v == '\0') return 30;
-  if (auto d = to_seconds(v)) return *d;
-  say(strf("SYMMEM_BOOTSTRAP_TIMEOUT='%s' is not a number of seconds; using 30", v));
-  return 30;
+  if (!o.bootstrap_timeout.empty()) return *symmem::config::parse_seconds(o.bootstrap_timeout);
+  const char *name = "SYMMEM_BOOTSTRAP_TIMEOUT";
+  std::optional<std::string> v = symmem::config::value_of(name);
+  if (!v) {
+    for (const symmem::config::entry &e : symmem::config::table())
+      if (std::strcmp(e.name, name) == 0) v = e.def;
+  }
+  if (auto d = symmem::config::parse_seconds(v.value_or("30"))) return *d;
+  die(strf("%s=\"%s\" is not valid: expected %s; fix or unset %s", name, v->c_str(),
+           symmem::config::seconds_expected().c_str(), name), 2);
 }
 
 // ---- MPS ---------------------------------------------------------------------------------------
@@ -462,7 +461,7 @@ class job final : public host_events {
     std::optional<steady::time_point> t;
     auto consider = [&](bool on, steady::time_point x) { if (on && (!t || x < *t)) t = x; };
     consider(opt_.timeout_s > 0 && !stop_.active, start_time_ + seconds(opt_.timeout_s));
-    consider(coll_.pending && !stop_.active, coll_.started + seconds(s_.boot_timeout_s));
+    consider(coll_.pending && !stop_.active && s_.boot_timeout_s > 0, coll_.started + seconds(s_.boot_timeout_s));
     consider(stop_.active && !stop_.term_sent, stop_.term_at);
     consider(stop_.active && !stop_.kill_sent, stop_.kill_at);
     if (!t) return -1;
@@ -479,7 +478,7 @@ class job final : public host_events {
       fail(124);
       begin_stop(0ms, term_grace, SIGTERM);
     }
-    if (coll_.pending && !stop_.active && now - coll_.started >= seconds(s_.boot_timeout_s))
+    if (coll_.pending && !stop_.active && s_.boot_timeout_s > 0 && now - coll_.started >= seconds(s_.boot_timeout_s))
       collective_timed_out();
     if (stop_.active && !stop_.term_sent && now >= stop_.term_at) {
       stop_.term_sent = true;

@@ -70,8 +70,7 @@ status parse(unsigned flags, const symmem_init_attr_t *attr, pending_attr &out) 
 // The attr reaches the bootstrap only through the plugin hook; a built-in bootstrap chosen by
 // SYMMEM_BOOTSTRAP or symmem-run would silently ignore it, so refuse that combination.
 status check_choice(unsigned flags) {
-  const char *want = std::getenv("SYMMEM_BOOTSTRAP");
-  std::string w = want != nullptr ? want : "";
+  const std::string w = config::value_of("SYMMEM_BOOTSTRAP").value_or("");
   const char *what = flags == SYMMEM_INIT_WITH_MPI_COMM ? "SYMMEM_INIT_WITH_MPI_COMM" : "SYMMEM_INIT_WITH_UNIQUEID";
   if (w == "launcher" || w == "singleton") {
     return fail(SYMMEM_ERR_BOOTSTRAP, "init_attr",
@@ -134,8 +133,8 @@ int symmem_get_uniqueid(symmem_uniqueid_t *id) {
     set_log_pe(0);
   }
   // Init sets the log level from the settings; the rendezvous may log before that.
-  if (const char *d = std::getenv("SYMMEM_DEBUG")) {
-    std::string level = d;
+  if (std::optional<std::string> d = config::value_of("SYMMEM_DEBUG")) {
+    const std::string &level = *d;
     if (level == "off") set_log_level(log_level::off);
     if (level == "info") set_log_level(log_level::info);
     if (level == "trace") set_log_level(log_level::trace);

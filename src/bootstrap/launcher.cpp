@@ -139,8 +139,9 @@ class launcher_boot final : public bootstrap {
   status receive(lp::msg want, std::vector<char> &payload, const char *call) {
     // The launcher reports missing PEs after SYMMEM_BOOTSTRAP_TIMEOUT; wait a little longer so
     // its message, which names them, arrives first.
-    auto deadline = std::chrono::steady_clock::now() +
-                    std::chrono::milliseconds(static_cast<long long>(timeout_s_ * 1000) + 5000);
+    auto deadline = timeout_s_ > 0 ? std::chrono::steady_clock::now() +
+                                         std::chrono::milliseconds(static_cast<long long>(timeout_s_ * 1000) + 5000)
+                                   : std::chrono::steady_clock::time_point::max();  // 0: no limit
     lp::header h{};
     rd r = read_all(fd_, &h, sizeof h, deadline);
     if (r == rd::ok && h.len <= lp::max_payload) {

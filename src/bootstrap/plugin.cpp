@@ -33,6 +33,10 @@ symmem_boot_host make_host(const char *request, const void *attr, double boot_s,
   h.request = request;
   h.attr = attr;
   h.bootstrap_timeout_s = boot_s;
+  static std::string ifname;  // outlives every host struct that points into it
+  const std::optional<std::string> spec = config::value_of("SYMMEM_BOOTSTRAP_UID_SOCK_IFNAME");
+  ifname = spec.value_or("");
+  h.uid_ifname = spec ? ifname.c_str() : nullptr;
   h.wait_timeout_s = wait_s;
   h.fail = plugin_host_fail;
   h.log = plugin_host_log;
@@ -44,8 +48,8 @@ symmem_boot_host make_host(const char *request, const void *attr, double boot_s,
 
 std::vector<std::string> plugin_dirs() {
   std::vector<std::string> dirs;
-  if (const char *p = std::getenv("SYMMEM_PLUGIN_PATH")) {
-    std::string all = p;
+  if (std::optional<std::string> p = config::value_of("SYMMEM_PLUGIN_PATH")) {
+    const std::string &all = *p;
     for (size_t at = 0; at <= all.size();) {
       size_t end = all.find(':', at);
       end = end == std::string::npos ? all.size() : end;

@@ -59,6 +59,9 @@ typedef struct symmem_boot_host {
   void (*log)(int level, const char *call, const char *text);
   // Tells the library this process's PE as soon as the plugin knows it (for the message prefix).
   void (*set_pe)(int pe);
+  // SYMMEM_BOOTSTRAP_UID_SOCK_IFNAME as the library's configuration table read it (NULL: unset):
+  // plugins read no SYMMEM_* variable themselves. Present when struct_size covers it.
+  const char *uid_ifname;
 } symmem_boot_host;
 
 typedef struct symmem_boot_ops {

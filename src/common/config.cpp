@@ -59,7 +59,7 @@ status parse_kind(const lookup &l, const entry &, size_t &field, const char *kin
 status parse_kind(const lookup &l, const entry &, double &field, const char *) {
   std::optional<double> v = parse_seconds(*l.value);
   if (!v) {
-    return bad_value(l, "a number of seconds such as 30 or 0.5");
+    return bad_value(l, seconds_expected().c_str());
   }
   field = *v;
   return ok_status;
@@ -92,7 +92,8 @@ void warn_unknown() {
     }
     std::string name(kv, std::strchr(kv, '=') ? static_cast<size_t>(std::strchr(kv, '=') - kv) : std::strlen(kv));
     // Variables set by symmem-run for its PEs, and by other layers, are not configuration.
-    static const char *internal[] = {"SYMMEM_LAUNCHER_", "SYMMEM_JOB_", "SYMMEM_MPS_", "SYMMEM_RUN_", "SYMMEM_TEST_", "SYMMEM_BOOTSTRAP_"};
+    // (SYMMEM_BOOTSTRAP_* names are configuration: a misspelt one is warned about.)
+    static const char *internal[] = {"SYMMEM_LAUNCHER_", "SYMMEM_JOB_", "SYMMEM_MPS_", "SYMMEM_RUN_", "SYMMEM_TEST_"};
     bool skip = false;
     for (const char *pfx : internal) {
       skip = skip || name.rfind(pfx, 0) == 0;
@@ -241,10 +242,24 @@ std::optional<double> parse_seconds(const std::string &text) {
   char *end = nullptr;
   errno = 0;
   double v = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end == text.c_str() || *end != '\0' || !(v >= 0) || std::isinf(v)) {
+  // NaN fails !(v >= 0); beyond max_seconds a deadline computed in nanoseconds would overflow.
+  if (errno != 0 || end == text.c_str() || *end != '\0' || !(v >= 0) || v > max_seconds) {
     return std::nullopt;
   }
   return v;
+}
+
+std::string seconds_expected() {
+  return strfmt("0 (no limit) or a number of seconds up to %g, such as 30 or 0.5", max_seconds);
+}
+
+std::optional<std::string> value_of(const char *name) {
+  for (const entry &e : table()) {
+    if (std::strcmp(e.name, name) == 0) {
+      return find(e).value;
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<bool> parse_bool(const std::string &text) {

@@ -61,7 +61,15 @@ status load(settings &out);
 // NVSHMEM's size grammar: digits with optional decimals and a k/m/g/t suffix (powers of 1024).
 // Returns std::nullopt for anything else ("", "abc", "1x", "-1", "1.2.3").
 std::optional<size_t> parse_size(const std::string &text);
+// Seconds: 0 means no limit, in every seconds variable and option; at most max_seconds (a
+// deadline in nanoseconds must not overflow). NaN, infinities and negatives are refused.
+inline constexpr double max_seconds = 1e7;
 std::optional<double> parse_seconds(const std::string &text);
+// What a seconds value must be, for messages: "0 (no limit) or a number of seconds up to 1e+07 ...".
+std::string seconds_expected();
+// The value of table variable `name` (SYMMEM_...), from it or its aliases; nothing when unset.
+// Code outside config.cpp reads SYMMEM_* variables only through this or load().
+std::optional<std::string> value_of(const char *name);
 std::optional<bool> parse_bool(const std::string &text);
 
 // Levenshtein distance, for "did you mean" suggestions.

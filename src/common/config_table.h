@@ -22,10 +22,10 @@
     "the launcher when started by symmem-run, else a single PE.")                                     \
   X(bootstrap_timeout, seconds, "BOOTSTRAP_TIMEOUT", "30", "", "", "",                                     \
     "Seconds a PE waits in init (and other bootstrap steps) for the others before failing with the " \
-    "list of PEs that did not arrive.")                                                               \
+    "list of PEs that did not arrive; 0 waits forever (at most 1e7).")                                \
   X(wait_timeout, seconds, "WAIT_TIMEOUT", "600", "", "", "",                                              \
     "Seconds any spin wait (barrier, wait_until, locks) may last before the PE fails naming what it " \
-    "waited for; 0 waits forever.")                                                                   \
+    "waited for; 0 waits forever (at most 1e7).")                                                     \
   X(heap_retain, size, "HEAP_RETAIN", "64m", "", "", "",                                                   \
     "Bytes of emptied heap granules kept committed for reuse before they are handed back to the "    \
     "system.")                                                                                         \

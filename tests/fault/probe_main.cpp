@@ -53,6 +53,7 @@ std::vector<test_case> all_cases() {
   add_coll(v);
   add_sync(v);
   add_misc(v);
+  add_config(v);
   return v;
 }
 

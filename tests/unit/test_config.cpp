@@ -50,6 +50,16 @@ TEST(ParseSeconds, NonNegativeNumbers) {
   EXPECT_FALSE(parse_seconds("10s").has_value());
 }
 
+// 0 means no limit; the range stops at 1e7 s, beyond which a deadline in nanoseconds overflows
+// (1e10 was accepted and broke init).
+TEST(ParseSeconds, ZeroAndTheRange) {
+  EXPECT_EQ(parse_seconds("0"), 0.0);
+  EXPECT_EQ(parse_seconds("1e7"), 1e7);
+  for (const char *bad : {"1e10", "10000001", "inf", "-inf", "nan", "-0.5", ""}) {
+    EXPECT_FALSE(parse_seconds(bad).has_value()) << bad;
+  }
+}
+
 TEST(EditDistance, Suggestions) {
   EXPECT_EQ(symmem::config::edit_distance("SYMMEM_SYMETRIC_SIZE", "SYMMEM_SYMMETRIC_SIZE"), 1u);
   EXPECT_EQ(symmem::config::edit_distance("", "abc"), 3u);
@@ -61,7 +71,8 @@ class ConfigLoad : public ::testing::Test {
   void TearDown() override { clear(); }
   static void clear() {
     for (const char *v : {"SYMMEM_SYMMETRIC_SIZE", "NVSHMEM_SYMMETRIC_SIZE", "SHMEM_SYMMETRIC_SIZE",
-                          "SMA_SYMMETRIC_SIZE", "NVSHMEM_SYMMETRIC_SIZE_MB", "SYMMEM_SYMMETRIC_SIZE_MB", "SYMMEM_DEBUG"}) {
+                          "SMA_SYMMETRIC_SIZE", "NVSHMEM_SYMMETRIC_SIZE_MB", "SYMMEM_SYMMETRIC_SIZE_MB", "SYMMEM_DEBUG",
+                          "SYMMEM_BOOTSTRAP_TIMEOUT", "SYMMEM_BOOTSTRAP_TIMOUT"}) {
       unsetenv(v);
     }
   }
@@ -116,6 +127,26 @@ TEST_F(ConfigLoad, InvalidValueIsQuotedInTheError) {
   symmem::status st = symmem::config::load(s);
   EXPECT_EQ(st.code(), SYMMEM_ERR_CONFIG);
   EXPECT_NE(symmem::last_error().find("SHMEM_SYMMETRIC_SIZE=\"12q\""), std::string::npos);
+}
+
+TEST_F(ConfigLoad, TimeoutOutOfRangeFailsInit) {
+  setenv("SYMMEM_BOOTSTRAP_TIMEOUT", "1e10", 1);
+  symmem::config::settings s;
+  symmem::status st = symmem::config::load(s);
+  EXPECT_EQ(st.code(), SYMMEM_ERR_CONFIG);
+  EXPECT_NE(symmem::last_error().find("SYMMEM_BOOTSTRAP_TIMEOUT=\"1e10\" is not valid: expected 0 (no limit)"),
+            std::string::npos);
+}
+
+TEST_F(ConfigLoad, MisspeltBootstrapVariableIsWarned) {
+  setenv("SYMMEM_BOOTSTRAP_TIMOUT", "5", 1);
+  symmem::config::settings s;
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(symmem::config::load(s).ok());
+  std::string err = testing::internal::GetCapturedStderr();
+  unsetenv("SYMMEM_BOOTSTRAP_TIMOUT");
+  EXPECT_NE(err.find("unknown variable SYMMEM_BOOTSTRAP_TIMOUT is ignored; did you mean SYMMEM_BOOTSTRAP_TIMEOUT?"),
+            std::string::npos) << err;
 }
 
 TEST_F(ConfigLoad, BadChoice) {

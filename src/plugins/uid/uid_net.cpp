@@ -2,6 +2,7 @@
 #include "plugins/uid/uid_net.h"
 
 #include <arpa/inet.h>
+#include <cstddef>
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -74,7 +75,8 @@ std::string addr_text(const sockaddr_in &a) {
 }
 
 int choose_address(const plugin::reporter &rep, sockaddr_in &out, std::string &ifname) {
-  const char *spec = std::getenv("SYMMEM_BOOTSTRAP_UID_SOCK_IFNAME");
+  const bool has = rep.host.struct_size >= offsetof(symmem_boot_host, uid_ifname) + sizeof(const char *);
+  const char *spec = has ? rep.host.uid_ifname : nullptr;  // the library's table read the variable
   std::vector<candidate> all = ipv4_interfaces();
   std::string seen;
   for (int pass = 0; pass < 2; ++pass) {  // pass 0: non-loopback (when no spec), pass 1: loopback
