@@ -44,6 +44,13 @@ status create(const config::settings &cfg, std::unique_ptr<bootstrap> &out) {
     return make_launcher(cfg, out);
   }
   if (want == "singleton") {
+    // Under symmem-run -n N every PE would form a job of its own: N one-PE jobs, silently.
+    if (const int n = launcher_size(); n > 1) {
+      return fail(SYMMEM_ERR_BOOTSTRAP, "init",
+                  "SYMMEM_BOOTSTRAP=singleton but symmem-run started %d PEs: each would be a job of one PE; unset "
+                  "SYMMEM_BOOTSTRAP (or set it to launcher), or run with -n 1",
+                  n);
+    }
     out = make_singleton();
     return ok_status;
   }

@@ -50,6 +50,8 @@ std::unique_ptr<bootstrap> make_singleton();
 status make_launcher(const config::settings &cfg, std::unique_ptr<bootstrap> &out);
 // True when this process was started by symmem-run.
 bool launched_by_symmem_run();
+// The number of PEs symmem-run started, or -1 when not started by it.
+int launcher_size();
 
 // The bootstrap the running job uses (nullptr outside init..finalize); for poll_peers in waits.
 bootstrap *current();

@@ -212,6 +212,17 @@ int connect_abstract(const std::string &name) {
 
 bool launched_by_symmem_run() { return std::getenv(lp::env_sock) != nullptr; }
 
+int launcher_size() { return launched_by_symmem_run() ? env_int(lp::env_size, -1) : -1; }
+
+namespace {
+// Under symmem-run the rank is known before init: name it in every message from the start (a bad
+// variable, a call before init), not "PE ?".
+[[gnu::constructor]] void name_pe_early() {
+  const int rank = launched_by_symmem_run() ? env_int(lp::env_rank, -1) : -1;
+  if (rank >= 0 && log_pe() < 0) set_log_pe(rank);
+}
+}  // namespace
+
 status make_launcher(const config::settings &cfg, std::unique_ptr<bootstrap> &out) {
   const char *sock = std::getenv(lp::env_sock);
   int rank = env_int(lp::env_rank, -1);

@@ -1,5 +1,6 @@
 // Fault suite: configuration and bootstrap choice. One meaning for 0 in every seconds variable
-// (no limit), a range for all of them, and every SYMMEM_* name checked against the table.
+// (no limit), a range for all of them, every SYMMEM_* name checked against the table, and the
+// rank named in messages as soon as it is known.
 #include <cstdio>
 
 #include "probe.hpp"
@@ -46,6 +47,23 @@ void add_config(std::vector<test_case> &out) {
   add("config.unknown_bootstrap_name", outcome::ok,
       "unknown variable SYMMEM_BOOTSTRAP_TIMOUT is ignored; did you mean SYMMEM_BOOTSTRAP_TIMEOUT\\?", [] {},
       "SYMMEM_BOOTSTRAP_TIMOUT=5");
+  {
+    // The rank is known from the launcher before init: messages name it.
+    test_case *c = add("config.message_names_pe", outcome::fatal, "symmem: PE 1: init: SYMMEM_HEAP=\"cpu\" is not valid",
+                       init_fails, "SYMMEM_HEAP=cpu");
+    c->no_init = true;
+  }
+  {
+    test_case *c = add("config.before_init_names_pe", outcome::fatal,
+                       "symmem: PE [01]: malloc: called before symmem_init", [] { (void)shmem_malloc(8); });
+    c->no_init = true;
+  }
+  {
+    test_case *c = add("config.singleton_under_launcher", outcome::fatal,
+                       "PE [01]: init: SYMMEM_BOOTSTRAP=singleton but symmem-run started 2 PEs", init_fails,
+                       "SYMMEM_BOOTSTRAP=singleton");
+    c->no_init = true;
+  }
   {
     test_case *c = add("config.launcher_bootstrap_timeout_0", outcome::ok, "PE 1 survived", [] {});
     c->launcher_args = {"--bootstrap-timeout", "0"};
