@@ -94,13 +94,13 @@ typedef symmem_ctx_t shmem_ctx_t;
 
 /* shmem_init has no way to report failure: a failed init has printed why; the PE then exits.
  * A second shmem_init while initialized is reported and otherwise ignored. */
-SYMMEM_SHI void symmem_shmem_init_or_exit(void) {
-  int rc = symmem_init();
+SYMMEM_SHI void symmem_shmem_exit_unless_started(int rc) {
   if (rc != SYMMEM_SUCCESS && rc != SYMMEM_ERR_ALREADY_INITIALIZED) {
     fflush(stdout);
     exit(1);
   }
 }
+SYMMEM_SHI void symmem_shmem_init_or_exit(void) { symmem_shmem_exit_unless_started(symmem_init()); }
 
 /* The untyped 1.0 shmem_wait/shmem_wait_until on long: functions only where they are not the
  * generic routines (C before C11), and always inside the library that exports them. */

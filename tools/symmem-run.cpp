@@ -312,6 +312,7 @@ struct pe_state {
   conn *c = nullptr;  // the connection after HELLO, if any
   pipe_reader out, err;
   bool remote = false;  // started by a host agent
+  bool in_job = false;  // said HELLO and not yet BYE: between init and finalize
 };
 
 struct collective {
@@ -546,11 +547,25 @@ class job final : public host_events {
     if (!pe(r).remote) ::kill(-pe(r).pid, SIGKILL);  // a remote PE's agent does this
     drain_pipes(r, false);  // its last output goes before our message
     if (stop_.active) return;  // the job is already ending: these exits are the teardown
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return check_coll_orphans();
+    const bool clean = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    // (A remote PE's BYE and its exit come from its host agent on separate paths, so only a local
+    // PE's can be ordered: reap() reads every connection before it looks at the exits.)
+    if (clean && pe(r).in_job && !pe(r).remote) return exited_in_job(r);
+    if (clean) return check_coll_orphans();
     std::string what = describe_exit(st);
     say(strf("PE %d (pid %d%s) %s", r, pe(r).pid, where(r).c_str(), what.c_str()));
     fail(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     abort_job(strf("PE %d %s", r, what.c_str()), connected_except(r));
+  }
+
+  // A PE that returns from main (or calls exit) between init and finalize: the others wait in
+  // symmem calls for a PE that is gone. OpenSHMEM 1.5 (9.1.3) requires finalize; stop the job, as
+  // for any other exit, instead of letting them wait out SYMMEM_WAIT_TIMEOUT.
+  void exited_in_job(int r) {
+    say(strf("PE %d (pid %d%s) exited with status 0 without calling symmem_finalize (shmem_finalize); every PE "
+             "must finalize before it exits", r, pe(r).pid, where(r).c_str()));
+    fail(1);
+    abort_job(strf("PE %d exited with status 0 without calling symmem_finalize", r), connected_except(r));
   }
 
   // ---- connections ----
@@ -604,7 +619,7 @@ class job final : public host_events {
       case lp::msg::hello: return on_hello(c, payload);
       case lp::msg::coll: return on_coll(c, payload);
       case lp::msg::exit: return on_global_exit(c, payload);
-      case lp::msg::bye: c.bye = true; return;
+      case lp::msg::bye: c.bye = true; pe(c.rank).in_job = false; return;
       default: return reject(c, strf("PE %d sent unknown message type %u", c.rank, type));
     }
   }
@@ -625,6 +640,7 @@ class job final : public host_events {
                             h.pid, lp::env_rank));
     c.rank = h.rank;
     pe(h.rank).c = &c;
+    pe(h.rank).in_job = true;
     if (!abort_text_.empty()) send(c, lp::msg::abort, abort_text_);  // too late: the job is ending
   }
 

@@ -2,7 +2,8 @@
  * the routine list (see <shmem/routines.h>, which includes this file; no include guard). */
 
 /* ---- setup and memory (1.0-1.2) -------------------------------------------------------------- */
-SYMMEM_SHMEM_VFN(start_pes, (int npes), ((void)npes, symmem_shmem_init_or_exit()))
+/* start_pes finalizes implicitly at exit, as OpenSHMEM 1.2 promised (symmem_start_pes). */
+SYMMEM_SHMEM_VFN(start_pes, (int npes), symmem_shmem_exit_unless_started(symmem_start_pes(npes)))
 SYMMEM_SHMEM_FN(int, _my_pe, (void), symmem_my_pe())
 SYMMEM_SHMEM_FN(int, _num_pes, (void), symmem_n_pes())
 SYMMEM_SHMEM_FN(void *, shmalloc, (size_t size), symmem_malloc(size))

@@ -64,6 +64,9 @@ enum symmem_thread_level {
 /* Collective. Forms the job through the chosen bootstrap and builds the symmetric heap. */
 SYMMEM_API int symmem_init(void);
 SYMMEM_API int symmem_init_thread(int requested, int *provided);
+/* symmem_init for OpenSHMEM 1.2's start_pes: the job also finalizes implicitly when the program
+ * exits without symmem_finalize, as start_pes promised (npes is ignored). */
+SYMMEM_API int symmem_start_pes(int npes);
 SYMMEM_API void symmem_query_thread(int *provided);
 /* Collective, with an implicit barrier; releases the heap, every mapping and descriptor. */
 SYMMEM_API void symmem_finalize(void);

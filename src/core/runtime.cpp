@@ -349,6 +349,7 @@ int symmem_init_thread(int requested, int *provided) {
     *provided = g.thread_level;
   }
   g.phase.store(1);
+  core::after_init();
   return SYMMEM_SUCCESS;
 }
 

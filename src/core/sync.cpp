@@ -188,6 +188,10 @@ void spin_wait::check() {
   if (start_ == std::chrono::steady_clock::time_point{}) {
     start_ = now;
   }
+  if (now - last_check_ < check_every) {
+    return;
+  }
+  last_check_ = now;
   if (boot::bootstrap *b = boot::current()) {
     status s = b->poll_peers(call_);
     if (!s.ok()) {

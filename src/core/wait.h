@@ -1,7 +1,7 @@
 // symmem: bounded spin waiting.
 //
 // Every wait a user can reach spins briefly, then yields the core (PEs may outnumber cores), and
-// every few thousand turns checks two things: whether the job is being torn down because another
+// every millisecond checks two things: whether the job is being torn down because another
 // PE exited (the bootstrap's poll_peers), and whether SYMMEM_WAIT_TIMEOUT has passed. Either ends
 // this PE with a message naming what it waited for, instead of a silent hang. When the job spans
 // hosts every turn also progresses the network transport, so a waiting PE serves remote operations.
@@ -42,20 +42,21 @@ class spin_wait {
       return;
     }
     sched_yield();
-    if ((turns_ & (check_every - 1)) == 0) {
-      check();
-    }
+    check();
   }
 
  private:
   static constexpr unsigned long spin_turns = 256;  // ~10 us of PAUSE before yielding the core
-  static constexpr unsigned long check_every = 256;
-  void check();
+  // Checks go by time, not by turns: when PEs outnumber cores a yield can last a time slice, and
+  // 256 yields were then seconds, so a PE noticed a dead peer only after the launcher's SIGTERM.
+  static constexpr std::chrono::milliseconds check_every{1};
+  void check();  // a clock read; the peer poll and the limit at most every check_every
 
   const char *call_;
   std::function<std::string()> describe_;
   unsigned long turns_ = 0;
   std::chrono::steady_clock::time_point start_{};
+  std::chrono::steady_clock::time_point last_check_{};
 };
 
 }  // namespace symmem::core

@@ -60,6 +60,7 @@ void add_coll(std::vector<test_case> &out);
 void add_sync(std::vector<test_case> &out);
 void add_misc(std::vector<test_case> &out);
 void add_config(std::vector<test_case> &out);
+void add_faults(std::vector<test_case> &out);
 
 // The call a message names: a context form (shmem_ctx_long_put) is its plain routine with the
 // context's PE mapping (the header inlines it), so its messages name the plain routine.

@@ -54,6 +54,7 @@ std::vector<test_case> all_cases() {
   add_sync(v);
   add_misc(v);
   add_config(v);
+  add_faults(v);
   return v;
 }
 

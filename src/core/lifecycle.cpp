@@ -1,0 +1,69 @@
+// symmem: the PE's process around init and finalize: an exit without finalize, and the implicit
+// finalize of start_pes.
+//
+// Exit without finalize. OpenSHMEM 1.5 (9.1.3) requires every shmem_init to be matched by
+// shmem_finalize; a PE that returns from main without it leaves the others waiting in symmem
+// calls for a PE that is gone. This PE says so at exit, and the job stops at once: under
+// symmem-run the launcher sees a PE that said HELLO exit without BYE and stops the others (so the
+// bootstrap is left unclosed here: closing it would say BYE); under the other bootstraps this
+// PE ends the job through the bootstrap. start_pes (OpenSHMEM 1.2) promised an implicit
+// finalize at the end of main, which old programs rely on: a job started that way finalizes at
+// exit (as Sandia OpenSHMEM does).
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/state.h"
+
+namespace symmem::core {
+namespace {
+
+pid_t g_pe_pid = 0;                      // the PE's process (set at init)
+std::atomic<bool> g_implicit_finalize{false};
+boot::bootstrap *g_left_open = nullptr;  // a bootstrap deliberately never closed (see above)
+
+void at_exit(int exit_status, void *) {
+  if (g.phase.load() != 1 || ::getpid() != g_pe_pid) {
+    return;  // finalized (or never initialized), or another process (forked from the PE)
+  }
+  if (exit_status != 0) {
+    // A failing exit: its status says it all, and the launcher (or the bootstrap's own watch of
+    // its ranks) stops the others; no BYE, which would make it look like a finalize.
+    g_left_open = g.boot.release();
+    return;
+  }
+  if (g_implicit_finalize.load()) {
+    symmem_finalize();
+    return;
+  }
+  std::string text = strfmt("PE %d exited without calling symmem_finalize (shmem_finalize)", g.my_pe);
+  (void)fail(SYMMEM_ERR_PEER_GONE, "exit",
+             "the program exits without calling symmem_finalize (shmem_finalize); the other PEs are stopped. "
+             "Call it on every PE before returning from main (OpenSHMEM 1.5, 9.1.3)");
+  std::fflush(nullptr);
+  boot::bootstrap *b = g.boot.get();
+  if (b != nullptr && std::strcmp(b->name(), "launcher") != 0 && std::strcmp(b->name(), "singleton") != 0) {
+    b->abort_job(1, text);  // MPI, PMIx, uid: tell the others through the bootstrap
+  }
+  g_left_open = g.boot.release();  // symmem-run: no BYE, so the launcher sees this exit for what it is
+}
+
+}  // namespace
+
+void after_init() {
+  static std::atomic<bool> registered{false};
+  g_pe_pid = ::getpid();
+  if (!registered.exchange(true)) {
+    ::on_exit(at_exit, nullptr);  // glibc: the handler sees the exit status
+  }
+}
+
+}  // namespace symmem::core
+
+extern "C" int symmem_start_pes(int npes) {
+  (void)npes;  // OpenSHMEM 1.2: ignored (the job's size comes from the launcher)
+  symmem::core::g_implicit_finalize.store(true);
+  return symmem_init();
+}
