@@ -1,5 +1,5 @@
-// symmem: the PE's process around init and finalize: an exit without finalize, and the implicit
-// finalize of start_pes.
+// symmem: the PE's process around init and finalize: an exit without finalize, the implicit
+// finalize of start_pes, and fork.
 //
 // Exit without finalize. OpenSHMEM 1.5 (9.1.3) requires every shmem_init to be matched by
 // shmem_finalize; a PE that returns from main without it leaves the others waiting in symmem
@@ -9,6 +9,13 @@
 // PE ends the job through the bootstrap. start_pes (OpenSHMEM 1.2) promised an implicit
 // finalize at the end of main, which old programs rely on: a job started that way finalizes at
 // exit (as Sandia OpenSHMEM does).
+//
+// Fork. A child forked from a PE shares the PE's heap mappings, control segment and bootstrap
+// connection, but is not a PE: were it to call a barrier it would advance the PE's epochs behind
+// the PE's back. In the child the runtime is marked forked: every symmem call (data path
+// included: the heap range is emptied, so translate takes its slow path) ends the child with a
+// message saying so, and nothing is said to the job (the parent goes on).
+#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -22,11 +29,14 @@ namespace {
 
 pid_t g_pe_pid = 0;                      // the PE's process (set at init)
 std::atomic<bool> g_implicit_finalize{false};
-boot::bootstrap *g_left_open = nullptr;  // a bootstrap deliberately never closed (see above)
+std::atomic<bool> g_forked{false};       // this process is a child forked from the PE
+// A bootstrap deliberately never closed (see above). volatile: the stores must stay, so that leak
+// checkers (LeakSanitizer at a forked child's exit) see it reachable, not leaked.
+boot::bootstrap *volatile g_left_open = nullptr;
 
 void at_exit(int exit_status, void *) {
   if (g.phase.load() != 1 || ::getpid() != g_pe_pid) {
-    return;  // finalized (or never initialized), or another process (forked from the PE)
+    return;  // finalized (or never initialized), or a forked child
   }
   if (exit_status != 0) {
     // A failing exit: its status says it all, and the launcher (or the bootstrap's own watch of
@@ -50,6 +60,18 @@ void at_exit(int exit_status, void *) {
   g_left_open = g.boot.release();  // symmem-run: no BYE, so the launcher sees this exit for what it is
 }
 
+void in_forked_child() {
+  if (g.phase.load() != 1) {
+    return;
+  }
+  g_forked.store(true);
+  g.heap_size = 0;  // every data-path call now takes the slow path, which names the fork
+  g.n_pes = 0;
+  g.phase.store(2);
+  boot::set_current(nullptr);
+  g_left_open = g.boot.release();  // the parent's connection: never closed (no BYE) from here
+}
+
 }  // namespace
 
 void after_init() {
@@ -57,7 +79,17 @@ void after_init() {
   g_pe_pid = ::getpid();
   if (!registered.exchange(true)) {
     ::on_exit(at_exit, nullptr);  // glibc: the handler sees the exit status
+    ::pthread_atfork(nullptr, nullptr, in_forked_child);
   }
+}
+
+bool forked_child() { return g_forked.load(std::memory_order_relaxed); }
+
+[[noreturn]] void forked_call(const char *call) {
+  fatal(call,
+        "called in process %d, a child forked from PE %d (pid %d): a forked child is not a PE and shares its "
+        "memory mappings; call symmem routines only in the PE itself (or exec a new program in the child)",
+        static_cast<int>(::getpid()), g.my_pe, static_cast<int>(g_pe_pid));
 }
 
 }  // namespace symmem::core

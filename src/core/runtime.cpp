@@ -317,6 +317,9 @@ status do_init(int requested) {
 }  // namespace
 
 [[noreturn]] void not_initialized(const char *call) {
+  if (forked_child()) {
+    forked_call(call);
+  }
   if (g.phase.load() == 2) {
     fatal(call, "called after symmem_finalize; the symmetric heap and every mapping are gone (call symmem_init again "
                 "to start a new job)");
@@ -334,6 +337,9 @@ extern "C" {
 int symmem_init_thread(int requested, int *provided) {
   std::lock_guard<std::mutex> lock(core::g_init_mutex);
   clear_last_error();
+  if (core::forked_child()) {
+    core::forked_call("init");
+  }
   if (g.phase.load() == 1) {
     return fail(SYMMEM_ERR_ALREADY_INITIALIZED, "init",
                 "symmem is already initialized on this PE (a second init without finalize); remove the extra call, "
@@ -365,6 +371,9 @@ void symmem_query_thread(int *provided) {
 void symmem_finalize(void) {
   std::lock_guard<std::mutex> lock(core::g_init_mutex);
   if (g.phase.load() != 1) {
+    if (core::forked_child()) {
+      core::forked_call("finalize");
+    }
     (void)fail(SYMMEM_ERR_NOT_INITIALIZED, "finalize",
                g.phase.load() == 2 ? "symmem is already finalized; the second call does nothing"
                                    : "called before symmem_init; it does nothing");

@@ -158,8 +158,10 @@ inline internal_area *area_of(int pe) { return reinterpret_cast<internal_area *>
 [[noreturn]] void bad_target(const void *addr, size_t len, int pe, const char *call);
 // Reports use of the library before init or after finalize and ends the job.
 [[noreturn]] void not_initialized(const char *call);
-// core/lifecycle.cpp: exit without finalize, start_pes's implicit finalize.
-void after_init();  // at the end of a successful init
+// core/lifecycle.cpp: exit without finalize, start_pes's implicit finalize, fork.
+void after_init();                                // at the end of a successful init
+bool forked_child();                              // this process was forked from the PE
+[[noreturn]] void forked_call(const char *call);  // a symmem call in a forked child: ends the child
 // translate's miss path (core/static_data.cpp): the program's static data, else bad_target.
 char *translate_miss(const void *addr, size_t len, int pe, const char *call);
 

@@ -68,6 +68,45 @@ void add_faults(std::vector<test_case> &out) {
     }
     shmem_barrier_all();
   }, prompt_s);
+  // A forked child is not a PE: its calls fail (in the child only) and the parent's job goes on.
+  add("fork_child_calls", 3, outcome::ok, 0,
+      "PE 1: barrier_all: called in process [0-9]+, a child forked from PE 1 \\(pid [0-9]+\\)(.*\n)*.*PE 1 survived",
+      [] {
+        if (me == 1) {
+          pid_t pid = ::fork();
+          if (pid == 0) {
+            shmem_barrier_all();  // fatal in the child
+            std::_Exit(0);
+          }
+          int st = 0;
+          PROBE_CHECK(::waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 1);
+        }
+        for (int i = 0; i < 100; ++i) shmem_barrier_all();
+        shmem_long_atomic_inc(lbuf, 0);
+        shmem_barrier_all();
+        if (me == 0) PROBE_CHECK(lbuf[0] == npes);
+      }, 20, "SYMMEM_WAIT_TIMEOUT=10");
+  add("fork_child_puts", 2, outcome::ok, 0, "PE 0: long_p: called in process [0-9]+, a child forked from PE 0", [] {
+    if (me == 0) {
+      pid_t pid = ::fork();
+      if (pid == 0) {
+        shmem_long_p(lbuf, 5, 1);
+        std::_Exit(0);
+      }
+      int st = 0;
+      PROBE_CHECK(::waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    }
+    shmem_barrier_all();
+    if (me == 1) PROBE_CHECK(lbuf[0] == 0);
+  }, 20);
+  // A child that exits normally (its exit handlers run) changes nothing for the parent's job.
+  add("fork_child_exits", 2, outcome::ok, 0, "PE 1 survived", [] {
+    pid_t pid = ::fork();
+    if (pid == 0) std::exit(0);
+    int st = 0;
+    PROBE_CHECK(::waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    shmem_barrier_all();
+  }, 20);
   // start_pes (OpenSHMEM 1.2) had an implicit finalize at the end of main: such programs still end
   // cleanly without calling it.
   {
