@@ -518,7 +518,13 @@ class job final : public host_events {
   void reap() {
     std::vector<std::pair<pid_t, int>> done;
     int st = 0;
-    for (pid_t pid; (pid = ::waitpid(-1, &st, WNOHANG)) > 0;) done.emplace_back(pid, st);
+    for (pid_t pid; (pid = ::waitpid(-1, &st, WNOHANG | WUNTRACED)) > 0;) {
+      if (WIFSTOPPED(st)) {
+        on_pe_stopped(pid, WSTOPSIG(st));
+        continue;
+      }
+      done.emplace_back(pid, st);
+    }
     if (done.empty()) return;
     // A PE's last messages (global_exit's EXIT, a COLL) are in its socket before it exits: read
     // them first, so they count before the exit does.
@@ -566,6 +572,15 @@ class job final : public host_events {
              "must finalize before it exits", r, pe(r).pid, where(r).c_str()));
     fail(1);
     abort_job(strf("PE %d exited with status 0 without calling symmem_finalize", r), connected_except(r));
+  }
+
+  // A stopped PE (SIGSTOP, SIGTSTP) is alive: nothing ends, but the others will wait for it (up to
+  // SYMMEM_WAIT_TIMEOUT, which then names it). Say so once, so the wait is understood.
+  void on_pe_stopped(pid_t pid, int sig) {
+    auto it = rank_of_.find(pid);
+    if (it == rank_of_.end() || stop_.active) return;
+    say(strf("PE %d (pid %d) was stopped by signal %d (%s); the other PEs wait for it (up to "
+             "SYMMEM_WAIT_TIMEOUT in a symmem call); SIGCONT resumes it", it->second, pid, sig, strsignal(sig)));
   }
 
   // ---- connections ----

@@ -61,6 +61,16 @@ void add_faults(std::vector<test_case> &out) {
         }
         shmem_barrier_all();
       }, prompt_s);
+  // A stopped PE is alive: the launcher says so, and the others give up after SYMMEM_WAIT_TIMEOUT.
+  add("sigstop_pe", 3, outcome::fatal, 0,
+      "symmem-run: PE 1 \\(pid [0-9]+\\) was stopped by signal 19.*\n(.*\n)*.*barrier_all: waited 2 s for PE 1 to reach",
+      [] {
+        if (me == 1) {
+          event();
+          ::raise(SIGSTOP);
+        }
+        shmem_barrier_all();
+      }, 2.0 + 2 * prompt_s, "SYMMEM_WAIT_TIMEOUT=2");
   add("global_exit", 3, outcome::status, 7, "PE 2 called global_exit\\(7\\)", [] {
     if (me == 2) {
       event();
