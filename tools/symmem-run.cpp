@@ -45,6 +45,7 @@
 #include "common/config.h"
 #include "run/hosts.h"
 #include "run/util.h"
+#include "run/watchdog.h"
 
 #ifndef SYMMEM_VERSION
 #define SYMMEM_VERSION "0.1.0"
@@ -350,8 +351,10 @@ class job final : public host_events {
     // Orphans of the PEs' children come to us rather than to init, so we can reap them too.
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
     start_time_ = steady::now();
+    if (!hosts_) watchdog_.start();  // remote PEs are their host agent's to clean up
     start_pes();
     while (running_ > 0) loop_once();
+    watchdog_.done();
     if (hosts_) hosts_->finish(*this);
     reap_leftovers();
     for (int r = 0; r < n_; ++r) drain_pipes(r, true);  // what PEs (or their leftovers) wrote last
@@ -415,6 +418,7 @@ class job final : public host_events {
         fail(1);
         return begin_stop(0ms, term_grace, SIGTERM);
       }
+      watchdog_.watch(pid);  // the PE's process group (setpgid above)
       pe(r) = {pid, true, nullptr, {op[0], 1, {}}, {ep[0], 2, {}}};
       for (int fd : {op[0], ep[0]}) if (fd >= 0) ::fcntl(fd, F_SETFL, O_NONBLOCK);
       ++running_;
@@ -933,6 +937,7 @@ class job final : public host_events {
   stop_plan stop_;
   std::string abort_text_;  // why the job stops, for PEs that show up late
   int running_ = 0, exit_status_ = 0;
+  watchdog watchdog_;     // kills what the PEs started should we be SIGKILLed
   bool resume_held_ = false;
   steady::time_point start_time_;
   std::unique_ptr<remote_hosts> hosts_;

@@ -5,12 +5,15 @@
 // why they stop when they get the core before the launcher's SIGTERM (250 ms later), which on a
 // loaded machine they may not, so the patterns ask only for the launcher's line.
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 
 #include "probe.hpp"
+
+extern char **environ;
 
 namespace probe {
 
@@ -71,6 +74,24 @@ void add_faults(std::vector<test_case> &out) {
         }
         shmem_barrier_all();
       }, 2.0 + 2 * prompt_s, "SYMMEM_WAIT_TIMEOUT=2");
+  // The launcher SIGKILLed: every PE and everything a PE started goes (the driver's pipe closes
+  // only when the last holder of the PEs' stdout is gone). Before: a PE's own child lived on.
+  {
+    test_case *c = add("sigkill_launcher", 2, outcome::status, 137, "", [] {
+      if (me == 1) {
+        pid_t child;
+        const char *argv[] = {"sleep", "30", nullptr};
+        PROBE_CHECK(posix_spawnp(&child, "sleep", nullptr, nullptr, const_cast<char **>(argv), environ) == 0);
+      }
+      shmem_barrier_all();
+      if (me == 0) {
+        event();
+        ::kill(::getppid(), SIGKILL);
+      }
+      shmem_barrier_all();
+    }, prompt_s);
+    (void)c;
+  }
   add("global_exit", 3, outcome::status, 7, "PE 2 called global_exit\\(7\\)", [] {
     if (me == 2) {
       event();
