@@ -595,6 +595,9 @@ class job final : public host_events {
       ucred cred{};
       socklen_t len = sizeof cred;
       if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != ::geteuid()) {
+        if (++strangers_ <= 8)
+          say(strf("refused a connection to the launcher socket from pid %d (uid %d): not this user's; ignored",
+                   static_cast<int>(cred.pid), static_cast<int>(cred.uid)));
         ::close(fd);
         continue;
       }
@@ -937,6 +940,7 @@ class job final : public host_events {
   stop_plan stop_;
   std::string abort_text_;  // why the job stops, for PEs that show up late
   int running_ = 0, exit_status_ = 0;
+  size_t strangers_ = 0;  // refused connections (the first few are logged)
   watchdog watchdog_;     // kills what the PEs started should we be SIGKILLed
   bool resume_held_ = false;
   steady::time_point start_time_;
