@@ -216,40 +216,79 @@ SYMMEM_TOALL_ARITH_TYPES(SYMMEM_DECL_TOALL_AR)
 #endif
 
 /* ---- context forms of RMA, AMO and signals; nbi atomics -----------------------------------------
- * Inline: a context only maps its team's PE numbers to world PEs (symmem_ctx_pe); the operation is
- * the one of the default context. Operations complete before they return on the load/store
- * transport, so a non-blocking fetching atomic stores its result at once. */
+ * The context forms are library functions: to node-local PEs they are the default context's
+ * operation on the PE of the context's team, to PEs on other hosts the context's own network
+ * worker carries them (ctx_quiet completes them; docs/multihost.md, "Contexts"). The typed
+ * signal forms and the non-blocking fetching atomics are inline over those: operations complete
+ * before they return on the load/store transport, so a non-blocking fetching atomic stores its
+ * result at once. */
 #ifdef __cplusplus
 #define SYMMEM_INLINE inline
 #else
 #define SYMMEM_INLINE static inline
 #endif
-#define SYMMEM_CPE(c, pe) symmem_ctx_pe(c, pe)
 
-SYMMEM_INLINE void symmem_ctx_putmem(symmem_ctx_t c, void *d, const void *s, size_t n, int pe) { symmem_putmem(d, s, n, SYMMEM_CPE(c, pe)); }
-SYMMEM_INLINE void symmem_ctx_getmem(symmem_ctx_t c, void *d, const void *s, size_t n, int pe) { symmem_getmem(d, s, n, SYMMEM_CPE(c, pe)); }
-SYMMEM_INLINE void symmem_ctx_putmem_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, int pe) { symmem_putmem_nbi(d, s, n, SYMMEM_CPE(c, pe)); }
-SYMMEM_INLINE void symmem_ctx_getmem_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, int pe) { symmem_getmem_nbi(d, s, n, SYMMEM_CPE(c, pe)); }
-SYMMEM_INLINE void symmem_ctx_putmem_signal(symmem_ctx_t c, void *d, const void *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe) {
-  symmem_putmem_signal(d, s, n, sig, sv, op, SYMMEM_CPE(c, pe));
-}
-SYMMEM_INLINE void symmem_ctx_putmem_signal_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe) {
-  symmem_putmem_signal_nbi(d, s, n, sig, sv, op, SYMMEM_CPE(c, pe));
-}
+#ifdef __cplusplus
+extern "C" {
+#endif
+SYMMEM_API void symmem_ctx_putmem(symmem_ctx_t c, void *d, const void *s, size_t n, int pe);
+SYMMEM_API void symmem_ctx_getmem(symmem_ctx_t c, void *d, const void *s, size_t n, int pe);
+SYMMEM_API void symmem_ctx_putmem_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, int pe);
+SYMMEM_API void symmem_ctx_getmem_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, int pe);
+SYMMEM_API void symmem_ctx_putmem_signal(symmem_ctx_t c, void *d, const void *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe);
+SYMMEM_API void symmem_ctx_putmem_signal_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe);
 
 #define SYMMEM_CTX_RMA(T, N)                                                                             \
-  SYMMEM_INLINE void symmem_ctx_##N##_put(symmem_ctx_t c, T *d, const T *s, size_t n, int pe) { symmem_##N##_put(d, s, n, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_get(symmem_ctx_t c, T *d, const T *s, size_t n, int pe) { symmem_##N##_get(d, s, n, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_put_nbi(symmem_ctx_t c, T *d, const T *s, size_t n, int pe) { symmem_##N##_put_nbi(d, s, n, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_get_nbi(symmem_ctx_t c, T *d, const T *s, size_t n, int pe) { symmem_##N##_get_nbi(d, s, n, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_p(symmem_ctx_t c, T *d, T v, int pe) { symmem_##N##_p(d, v, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE T symmem_ctx_##N##_g(symmem_ctx_t c, const T *s, int pe) { return symmem_##N##_g(s, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_iput(symmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    symmem_##N##_iput(d, s, dst, sst, n, SYMMEM_CPE(c, pe));                                             \
-  }                                                                                                      \
-  SYMMEM_INLINE void symmem_ctx_##N##_iget(symmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    symmem_##N##_iget(d, s, dst, sst, n, SYMMEM_CPE(c, pe));                                             \
-  }                                                                                                      \
+  SYMMEM_API void symmem_ctx_##N##_put(symmem_ctx_t c, T *d, const T *s, size_t n, int pe);             \
+  SYMMEM_API void symmem_ctx_##N##_get(symmem_ctx_t c, T *d, const T *s, size_t n, int pe);             \
+  SYMMEM_API void symmem_ctx_##N##_put_nbi(symmem_ctx_t c, T *d, const T *s, size_t n, int pe);         \
+  SYMMEM_API void symmem_ctx_##N##_get_nbi(symmem_ctx_t c, T *d, const T *s, size_t n, int pe);         \
+  SYMMEM_API void symmem_ctx_##N##_p(symmem_ctx_t c, T *d, T v, int pe);                                \
+  SYMMEM_API T symmem_ctx_##N##_g(symmem_ctx_t c, const T *s, int pe);                                  \
+  SYMMEM_API void symmem_ctx_##N##_iput(symmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe); \
+  SYMMEM_API void symmem_ctx_##N##_iget(symmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe);
+SYMMEM_RMA_TYPES(SYMMEM_CTX_RMA)
+#undef SYMMEM_CTX_RMA
+
+#define SYMMEM_CTX_RMA_SIZED(B)                                                                          \
+  SYMMEM_API void symmem_ctx_put##B(symmem_ctx_t c, void *d, const void *s, size_t n, int pe);          \
+  SYMMEM_API void symmem_ctx_get##B(symmem_ctx_t c, void *d, const void *s, size_t n, int pe);          \
+  SYMMEM_API void symmem_ctx_put##B##_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, int pe);    \
+  SYMMEM_API void symmem_ctx_get##B##_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, int pe);    \
+  SYMMEM_API void symmem_ctx_iput##B(symmem_ctx_t c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe); \
+  SYMMEM_API void symmem_ctx_iget##B(symmem_ctx_t c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe);
+SYMMEM_RMA_SIZES(SYMMEM_CTX_RMA_SIZED)
+#undef SYMMEM_CTX_RMA_SIZED
+
+#define SYMMEM_CTX_AMO_EXT(T, N)                                                                         \
+  SYMMEM_API T symmem_ctx_##N##_atomic_fetch(symmem_ctx_t c, const T *s, int pe);                       \
+  SYMMEM_API void symmem_ctx_##N##_atomic_set(symmem_ctx_t c, T *d, T v, int pe);                       \
+  SYMMEM_API T symmem_ctx_##N##_atomic_swap(symmem_ctx_t c, T *d, T v, int pe);
+SYMMEM_AMO_EXTENDED_TYPES(SYMMEM_CTX_AMO_EXT)
+#undef SYMMEM_CTX_AMO_EXT
+
+#define SYMMEM_CTX_AMO_STD(T, N)                                                                         \
+  SYMMEM_API T symmem_ctx_##N##_atomic_compare_swap(symmem_ctx_t c, T *d, T k, T v, int pe);            \
+  SYMMEM_API T symmem_ctx_##N##_atomic_fetch_inc(symmem_ctx_t c, T *d, int pe);                         \
+  SYMMEM_API void symmem_ctx_##N##_atomic_inc(symmem_ctx_t c, T *d, int pe);                            \
+  SYMMEM_API T symmem_ctx_##N##_atomic_fetch_add(symmem_ctx_t c, T *d, T v, int pe);                    \
+  SYMMEM_API void symmem_ctx_##N##_atomic_add(symmem_ctx_t c, T *d, T v, int pe);
+SYMMEM_AMO_STANDARD_TYPES(SYMMEM_CTX_AMO_STD)
+#undef SYMMEM_CTX_AMO_STD
+
+#define SYMMEM_CTX_AMO_BIT1(T, N, OP)                                                                    \
+  SYMMEM_API T symmem_ctx_##N##_atomic_fetch_##OP(symmem_ctx_t c, T *d, T v, int pe);                   \
+  SYMMEM_API void symmem_ctx_##N##_atomic_##OP(symmem_ctx_t c, T *d, T v, int pe);
+#define SYMMEM_CTX_AMO_BIT(T, N) SYMMEM_CTX_AMO_BIT1(T, N, and) SYMMEM_CTX_AMO_BIT1(T, N, or) SYMMEM_CTX_AMO_BIT1(T, N, xor)
+SYMMEM_AMO_BITWISE_TYPES(SYMMEM_CTX_AMO_BIT)
+#undef SYMMEM_CTX_AMO_BIT
+#undef SYMMEM_CTX_AMO_BIT1
+#ifdef __cplusplus
+}
+#endif
+
+/* The typed signal forms: putmem_signal of n elements. */
+#define SYMMEM_CTX_SIG(T, N)                                                                             \
   SYMMEM_INLINE void symmem_##N##_put_signal(T *d, const T *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe) { \
     symmem_putmem_signal(d, s, n * sizeof(T), sig, sv, op, pe);                                          \
   }                                                                                                      \
@@ -257,25 +296,15 @@ SYMMEM_INLINE void symmem_ctx_putmem_signal_nbi(symmem_ctx_t c, void *d, const v
     symmem_putmem_signal_nbi(d, s, n * sizeof(T), sig, sv, op, pe);                                      \
   }                                                                                                      \
   SYMMEM_INLINE void symmem_ctx_##N##_put_signal(symmem_ctx_t c, T *d, const T *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe) { \
-    symmem_putmem_signal(d, s, n * sizeof(T), sig, sv, op, SYMMEM_CPE(c, pe));                           \
+    symmem_ctx_putmem_signal(c, d, s, n * sizeof(T), sig, sv, op, pe);                                   \
   }                                                                                                      \
   SYMMEM_INLINE void symmem_ctx_##N##_put_signal_nbi(symmem_ctx_t c, T *d, const T *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe) { \
-    symmem_putmem_signal_nbi(d, s, n * sizeof(T), sig, sv, op, SYMMEM_CPE(c, pe));                       \
+    symmem_ctx_putmem_signal_nbi(c, d, s, n * sizeof(T), sig, sv, op, pe);                               \
   }
-SYMMEM_RMA_TYPES(SYMMEM_CTX_RMA)
-#undef SYMMEM_CTX_RMA
+SYMMEM_RMA_TYPES(SYMMEM_CTX_SIG)
+#undef SYMMEM_CTX_SIG
 
-#define SYMMEM_CTX_RMA_SIZED(B)                                                                          \
-  SYMMEM_INLINE void symmem_ctx_put##B(symmem_ctx_t c, void *d, const void *s, size_t n, int pe) { symmem_put##B(d, s, n, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_get##B(symmem_ctx_t c, void *d, const void *s, size_t n, int pe) { symmem_get##B(d, s, n, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_put##B##_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, int pe) { symmem_put##B##_nbi(d, s, n, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_get##B##_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, int pe) { symmem_get##B##_nbi(d, s, n, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_iput##B(symmem_ctx_t c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    symmem_iput##B(d, s, dst, sst, n, SYMMEM_CPE(c, pe));                                                \
-  }                                                                                                      \
-  SYMMEM_INLINE void symmem_ctx_iget##B(symmem_ctx_t c, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    symmem_iget##B(d, s, dst, sst, n, SYMMEM_CPE(c, pe));                                                \
-  }                                                                                                      \
+#define SYMMEM_CTX_SIG_SIZED(B)                                                                          \
   SYMMEM_INLINE void symmem_put##B##_signal(void *d, const void *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe) { \
     symmem_putmem_signal(d, s, n * (B / 8), sig, sv, op, pe);                                            \
   }                                                                                                      \
@@ -283,45 +312,36 @@ SYMMEM_RMA_TYPES(SYMMEM_CTX_RMA)
     symmem_putmem_signal_nbi(d, s, n * (B / 8), sig, sv, op, pe);                                        \
   }                                                                                                      \
   SYMMEM_INLINE void symmem_ctx_put##B##_signal(symmem_ctx_t c, void *d, const void *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe) { \
-    symmem_putmem_signal(d, s, n * (B / 8), sig, sv, op, SYMMEM_CPE(c, pe));                             \
+    symmem_ctx_putmem_signal(c, d, s, n * (B / 8), sig, sv, op, pe);                                     \
   }                                                                                                      \
   SYMMEM_INLINE void symmem_ctx_put##B##_signal_nbi(symmem_ctx_t c, void *d, const void *s, size_t n, uint64_t *sig, uint64_t sv, int op, int pe) { \
-    symmem_putmem_signal_nbi(d, s, n * (B / 8), sig, sv, op, SYMMEM_CPE(c, pe));                         \
+    symmem_ctx_putmem_signal_nbi(c, d, s, n * (B / 8), sig, sv, op, pe);                                 \
   }
-SYMMEM_RMA_SIZES(SYMMEM_CTX_RMA_SIZED)
-#undef SYMMEM_CTX_RMA_SIZED
+SYMMEM_RMA_SIZES(SYMMEM_CTX_SIG_SIZED)
+#undef SYMMEM_CTX_SIG_SIZED
 
+/* Non-blocking fetching atomics, with and without a context. */
 #define SYMMEM_CTX_AMO_EXT(T, N)                                                                         \
-  SYMMEM_INLINE T symmem_ctx_##N##_atomic_fetch(symmem_ctx_t c, const T *s, int pe) { return symmem_##N##_atomic_fetch(s, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_set(symmem_ctx_t c, T *d, T v, int pe) { symmem_##N##_atomic_set(d, v, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE T symmem_ctx_##N##_atomic_swap(symmem_ctx_t c, T *d, T v, int pe) { return symmem_##N##_atomic_swap(d, v, SYMMEM_CPE(c, pe)); } \
   SYMMEM_INLINE void symmem_##N##_atomic_fetch_nbi(T *f, const T *s, int pe) { *f = symmem_##N##_atomic_fetch(s, pe); } \
   SYMMEM_INLINE void symmem_##N##_atomic_swap_nbi(T *f, T *d, T v, int pe) { *f = symmem_##N##_atomic_swap(d, v, pe); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_fetch_nbi(symmem_ctx_t c, T *f, const T *s, int pe) { *f = symmem_##N##_atomic_fetch(s, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_swap_nbi(symmem_ctx_t c, T *f, T *d, T v, int pe) { *f = symmem_##N##_atomic_swap(d, v, SYMMEM_CPE(c, pe)); }
+  SYMMEM_INLINE void symmem_ctx_##N##_atomic_fetch_nbi(symmem_ctx_t c, T *f, const T *s, int pe) { *f = symmem_ctx_##N##_atomic_fetch(c, s, pe); } \
+  SYMMEM_INLINE void symmem_ctx_##N##_atomic_swap_nbi(symmem_ctx_t c, T *f, T *d, T v, int pe) { *f = symmem_ctx_##N##_atomic_swap(c, d, v, pe); }
 SYMMEM_AMO_EXTENDED_TYPES(SYMMEM_CTX_AMO_EXT)
 #undef SYMMEM_CTX_AMO_EXT
 
 #define SYMMEM_CTX_AMO_STD(T, N)                                                                         \
-  SYMMEM_INLINE T symmem_ctx_##N##_atomic_compare_swap(symmem_ctx_t c, T *d, T k, T v, int pe) { return symmem_##N##_atomic_compare_swap(d, k, v, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE T symmem_ctx_##N##_atomic_fetch_inc(symmem_ctx_t c, T *d, int pe) { return symmem_##N##_atomic_fetch_inc(d, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_inc(symmem_ctx_t c, T *d, int pe) { symmem_##N##_atomic_inc(d, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE T symmem_ctx_##N##_atomic_fetch_add(symmem_ctx_t c, T *d, T v, int pe) { return symmem_##N##_atomic_fetch_add(d, v, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_add(symmem_ctx_t c, T *d, T v, int pe) { symmem_##N##_atomic_add(d, v, SYMMEM_CPE(c, pe)); } \
   SYMMEM_INLINE void symmem_##N##_atomic_compare_swap_nbi(T *f, T *d, T k, T v, int pe) { *f = symmem_##N##_atomic_compare_swap(d, k, v, pe); } \
   SYMMEM_INLINE void symmem_##N##_atomic_fetch_inc_nbi(T *f, T *d, int pe) { *f = symmem_##N##_atomic_fetch_inc(d, pe); } \
   SYMMEM_INLINE void symmem_##N##_atomic_fetch_add_nbi(T *f, T *d, T v, int pe) { *f = symmem_##N##_atomic_fetch_add(d, v, pe); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_compare_swap_nbi(symmem_ctx_t c, T *f, T *d, T k, T v, int pe) { *f = symmem_##N##_atomic_compare_swap(d, k, v, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_fetch_inc_nbi(symmem_ctx_t c, T *f, T *d, int pe) { *f = symmem_##N##_atomic_fetch_inc(d, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_fetch_add_nbi(symmem_ctx_t c, T *f, T *d, T v, int pe) { *f = symmem_##N##_atomic_fetch_add(d, v, SYMMEM_CPE(c, pe)); }
+  SYMMEM_INLINE void symmem_ctx_##N##_atomic_compare_swap_nbi(symmem_ctx_t c, T *f, T *d, T k, T v, int pe) { *f = symmem_ctx_##N##_atomic_compare_swap(c, d, k, v, pe); } \
+  SYMMEM_INLINE void symmem_ctx_##N##_atomic_fetch_inc_nbi(symmem_ctx_t c, T *f, T *d, int pe) { *f = symmem_ctx_##N##_atomic_fetch_inc(c, d, pe); } \
+  SYMMEM_INLINE void symmem_ctx_##N##_atomic_fetch_add_nbi(symmem_ctx_t c, T *f, T *d, T v, int pe) { *f = symmem_ctx_##N##_atomic_fetch_add(c, d, v, pe); }
 SYMMEM_AMO_STANDARD_TYPES(SYMMEM_CTX_AMO_STD)
 #undef SYMMEM_CTX_AMO_STD
 
 #define SYMMEM_CTX_AMO_BIT1(T, N, OP)                                                                    \
-  SYMMEM_INLINE T symmem_ctx_##N##_atomic_fetch_##OP(symmem_ctx_t c, T *d, T v, int pe) { return symmem_##N##_atomic_fetch_##OP(d, v, SYMMEM_CPE(c, pe)); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_##OP(symmem_ctx_t c, T *d, T v, int pe) { symmem_##N##_atomic_##OP(d, v, SYMMEM_CPE(c, pe)); } \
   SYMMEM_INLINE void symmem_##N##_atomic_fetch_##OP##_nbi(T *f, T *d, T v, int pe) { *f = symmem_##N##_atomic_fetch_##OP(d, v, pe); } \
-  SYMMEM_INLINE void symmem_ctx_##N##_atomic_fetch_##OP##_nbi(symmem_ctx_t c, T *f, T *d, T v, int pe) { *f = symmem_##N##_atomic_fetch_##OP(d, v, SYMMEM_CPE(c, pe)); }
+  SYMMEM_INLINE void symmem_ctx_##N##_atomic_fetch_##OP##_nbi(symmem_ctx_t c, T *f, T *d, T v, int pe) { *f = symmem_ctx_##N##_atomic_fetch_##OP(c, d, v, pe); }
 #define SYMMEM_CTX_AMO_BIT(T, N) SYMMEM_CTX_AMO_BIT1(T, N, and) SYMMEM_CTX_AMO_BIT1(T, N, or) SYMMEM_CTX_AMO_BIT1(T, N, xor)
 SYMMEM_AMO_BITWISE_TYPES(SYMMEM_CTX_AMO_BIT)
 #undef SYMMEM_CTX_AMO_BIT

@@ -8,6 +8,7 @@
 #include "core/remote.h"
 #include "core/checks.h"
 #include "core/state.h"
+#include "ctx/ctx.h"
 #include "net/net_plugin.h"
 
 namespace symmem::core {
@@ -29,10 +30,11 @@ class amo_ref {
 
  public:
   amo_ref(T *p, bool cpu) : p_(p), cpu_(cpu) {}
-  static amo_ref remote(T *p, int pe, const char *call) {
+  static amo_ref remote(T *p, int pe, const char *call, symmem_ctx_s *ctx) {
     amo_ref r(p, false);
     r.pe_ = pe;
     r.call_ = call;
+    r.ctx_ = ctx;
     return r;
   }
   T load(std::memory_order o) const {
@@ -63,7 +65,7 @@ class amo_ref {
   void xor_(T v) const { pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_XOR, v, false) : (void)fetch_xor(v, std::memory_order_acq_rel); }
   bool compare_exchange_strong(T &expected, T v, std::memory_order s, std::memory_order f) const {
     if (cpu()) return ref().compare_exchange_strong(expected, v, s, f);
-    T old = pe_ >= 0 ? from_bits(remote_amo(p_, pe_, SYMMEM_NET_AMO_CSWAP, sizeof(T), bits(v), bits(expected), true, call_))
+    T old = pe_ >= 0 ? from_bits(remote_amo(p_, pe_, SYMMEM_NET_AMO_CSWAP, sizeof(T), bits(v), bits(expected), true, call_, ctx_))
                      : gpu(amo_cas, expected, v);
     bool swapped = old == expected;
     expected = old;
@@ -84,7 +86,9 @@ class amo_ref {
     std::memcpy(&out, &u, sizeof out);
     return out;
   }
-  T net(int op, T v, bool fetch) const { return from_bits(remote_amo(p_, pe_, op, sizeof(T), bits(v), 0, fetch, call_)); }
+  T net(int op, T v, bool fetch) const {
+    return from_bits(remote_amo(p_, pe_, op, sizeof(T), bits(v), 0, fetch, call_, ctx_));
+  }
   T gpu(int op, T a, T b) const {
     uint64_t ua = 0, ub = 0;
     std::memcpy(&ua, &a, sizeof a);
@@ -98,6 +102,7 @@ class amo_ref {
   bool cpu_;
   int pe_ = -1;  // >= 0: a PE on another host
   const char *call_ = nullptr;
+  symmem_ctx_s *ctx_ = nullptr;  // the context whose worker carries a remote AMO
 };
 
 // f(the AMO's target): the heap inline; static data (always host memory) through one out-of-line
@@ -111,24 +116,24 @@ inline bool aligned_for_amo(const void *p) {
 }
 
 template <typename T, typename F>
-[[gnu::noinline]] auto amo_miss(T *dest, int pe, const char *call, F f) {
+[[gnu::noinline]] auto amo_miss(T *dest, int pe, const char *call, symmem_ctx_s *ctx, F f) {
   require_aligned(dest, std::atomic_ref<T>::required_alignment, call);  // symmetric addresses agree on it
   if (char *p = translate_hit(dest, sizeof(T), pe)) return f(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu));
   char *p = translate_data(dest, sizeof(T), pe);
   if (SYMMEM_UNLIKELY(p == nullptr)) {
-    if (is_remote(pe)) return f(amo_ref<T>::remote(dest, pe, call));
+    if (is_remote(pe)) return f(amo_ref<T>::remote(dest, pe, call, ctx));
     bad_target(dest, sizeof(T), pe, call);
   }
   return f(amo_ref<T>(reinterpret_cast<T *>(p), true));
 }
 
 template <typename T, typename F>
-inline auto amo(T *dest, int pe, const char *call, F f) {
+inline auto amo(T *dest, int pe, const char *call, symmem_ctx_s *ctx, F f) {
   static_assert(std::atomic_ref<T>::is_always_lock_free, "AMO type must be lock-free");
   if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr && aligned_for_amo<T>(p))) {
     return f(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu));
   }
-  return amo_miss(dest, pe, call, f);
+  return amo_miss(dest, pe, call, ctx, f);
 }
 
 template <typename T>
@@ -140,25 +145,25 @@ T cas_on(amo_ref<T> r, T cond, T value) {
 
 // Two operands: spelled out rather than captured, so the heap path packs nothing before the test.
 template <typename T>
-[[gnu::noinline]] T cas_miss(T *dest, T cond, T value, int pe, const char *call) {
+[[gnu::noinline]] T cas_miss(T *dest, T cond, T value, int pe, const char *call, symmem_ctx_s *ctx) {
   require_aligned(dest, std::atomic_ref<T>::required_alignment, call);
   if (char *h = translate_hit(dest, sizeof(T), pe)) {
     return cas_on(amo_ref<T>(reinterpret_cast<T *>(h), g.heap_on_cpu), cond, value);
   }
   char *p = translate_data(dest, sizeof(T), pe);
   if (SYMMEM_UNLIKELY(p == nullptr)) {
-    if (is_remote(pe)) return cas_on(amo_ref<T>::remote(dest, pe, call), cond, value);
+    if (is_remote(pe)) return cas_on(amo_ref<T>::remote(dest, pe, call, ctx), cond, value);
     bad_target(dest, sizeof(T), pe, call);
   }
   return cas_on(amo_ref<T>(reinterpret_cast<T *>(p), true), cond, value);
 }
 
 template <typename T>
-inline T cas(T *dest, T cond, T value, int pe, const char *call) {
+inline T cas(T *dest, T cond, T value, int pe, const char *call, symmem_ctx_s *ctx) {
   if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr && aligned_for_amo<T>(p))) {
     return cas_on(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu), cond, value);
   }
-  return cas_miss(dest, cond, value, pe, call);
+  return cas_miss(dest, cond, value, pe, call, ctx);
 }
 
 }  // namespace
@@ -168,58 +173,68 @@ using namespace symmem::core;
 
 extern "C" {
 
-#define SYMMEM_DEF_AMO_EXT(T, N)                                                                     \
-  T symmem_##N##_atomic_fetch(const T *source, int pe) {                                            \
-    return amo(const_cast<T *>(source), pe, #N "_atomic_fetch", [=](amo_ref<T> r) { return r.load(std::memory_order_acquire); });      \
+// Every AMO twice, as in rma.cpp: the default context's and the ctx_ form. P: nothing or ctx_;
+// CP: the context parameter; W(pe): the world PE; C: the context (nullptr for the default).
+#define SYMMEM_COMMA ,
+#define SYMMEM_NOCTX(pe) pe
+#define SYMMEM_CTXW(pe) symmem::ctx::world_pe(c, pe)
+#define SYMMEM_BOTH(F, T, N) F(T, N, , , SYMMEM_NOCTX, nullptr) F(T, N, ctx_, symmem_ctx_t c SYMMEM_COMMA, SYMMEM_CTXW, c)
+#define SYMMEM_AMO(T, N, OP, W, C, BODY) amo(dest, W(pe), #N "_atomic_" OP, C, [=](amo_ref<T> r) { BODY; })
+
+#define SYMMEM_DEF_AMO_EXT1(T, N, P, CP, W, C)                                                       \
+  T symmem_##P##N##_atomic_fetch(CP const T *source, int pe) {                                      \
+    return amo(const_cast<T *>(source), W(pe), #P #N "_atomic_fetch", C,                             \
+               [=](amo_ref<T> r) { return r.load(std::memory_order_acquire); });                     \
   }                                                                                                  \
-  void symmem_##N##_atomic_set(T *dest, T value, int pe) {                                          \
-    amo(dest, pe, #N "_atomic_set", [=](amo_ref<T> r) { return r.store(value, std::memory_order_release); });                          \
+  void symmem_##P##N##_atomic_set(CP T *dest, T value, int pe) {                                    \
+    SYMMEM_AMO(T, P##N, "set", W, C, return r.store(value, std::memory_order_release));                 \
   }                                                                                                  \
-  T symmem_##N##_atomic_swap(T *dest, T value, int pe) {                                            \
-    return amo(dest, pe, #N "_atomic_swap", [=](amo_ref<T> r) { return r.exchange(value, std::memory_order_acq_rel); });               \
+  T symmem_##P##N##_atomic_swap(CP T *dest, T value, int pe) {                                      \
+    return SYMMEM_AMO(T, P##N, "swap", W, C, return r.exchange(value, std::memory_order_acq_rel));      \
   }
+#define SYMMEM_DEF_AMO_EXT(T, N) SYMMEM_BOTH(SYMMEM_DEF_AMO_EXT1, T, N)
 SYMMEM_AMO_EXTENDED_TYPES(SYMMEM_DEF_AMO_EXT)
 #undef SYMMEM_DEF_AMO_EXT
+#undef SYMMEM_DEF_AMO_EXT1
 
-#define SYMMEM_DEF_AMO_STD(T, N)                                                                     \
-  T symmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe) {                            \
-    return cas(dest, cond, value, pe, #N "_atomic_compare_swap");                                    \
+#define SYMMEM_DEF_AMO_STD1(T, N, P, CP, W, C)                                                       \
+  T symmem_##P##N##_atomic_compare_swap(CP T *dest, T cond, T value, int pe) {                      \
+    return cas(dest, cond, value, W(pe), #P #N "_atomic_compare_swap", C);                           \
   }                                                                                                  \
-  T symmem_##N##_atomic_fetch_inc(T *dest, int pe) {                                                \
-    return amo(dest, pe, #N "_atomic_fetch_inc", [=](amo_ref<T> r) { return r.fetch_add(static_cast<T>(1), std::memory_order_acq_rel); });         \
+  T symmem_##P##N##_atomic_fetch_inc(CP T *dest, int pe) {                                          \
+    return SYMMEM_AMO(T, P##N, "fetch_inc", W, C, return r.fetch_add(static_cast<T>(1), std::memory_order_acq_rel)); \
   }                                                                                                  \
-  void symmem_##N##_atomic_inc(T *dest, int pe) {                                                   \
-    amo(dest, pe, #N "_atomic_inc", [=](amo_ref<T> r) { r.add(static_cast<T>(1)); });              \
+  void symmem_##P##N##_atomic_inc(CP T *dest, int pe) { SYMMEM_AMO(T, P##N, "inc", W, C, r.add(static_cast<T>(1))); } \
+  T symmem_##P##N##_atomic_fetch_add(CP T *dest, T value, int pe) {                                 \
+    return SYMMEM_AMO(T, P##N, "fetch_add", W, C, return r.fetch_add(value, std::memory_order_acq_rel)); \
   }                                                                                                  \
-  T symmem_##N##_atomic_fetch_add(T *dest, T value, int pe) {                                       \
-    return amo(dest, pe, #N "_atomic_fetch_add", [=](amo_ref<T> r) { return r.fetch_add(value, std::memory_order_acq_rel); });         \
-  }                                                                                                  \
-  void symmem_##N##_atomic_add(T *dest, T value, int pe) {                                          \
-    amo(dest, pe, #N "_atomic_add", [=](amo_ref<T> r) { r.add(value); });                          \
-  }
+  void symmem_##P##N##_atomic_add(CP T *dest, T value, int pe) { SYMMEM_AMO(T, P##N, "add", W, C, r.add(value)); }
+#define SYMMEM_DEF_AMO_STD(T, N) SYMMEM_BOTH(SYMMEM_DEF_AMO_STD1, T, N)
 SYMMEM_AMO_STANDARD_TYPES(SYMMEM_DEF_AMO_STD)
 #undef SYMMEM_DEF_AMO_STD
+#undef SYMMEM_DEF_AMO_STD1
 
-#define SYMMEM_DEF_AMO_BIT(T, N)                                                                     \
-  T symmem_##N##_atomic_fetch_and(T *dest, T value, int pe) {                                       \
-    return amo(dest, pe, #N "_atomic_fetch_and", [=](amo_ref<T> r) { return r.fetch_and(value, std::memory_order_acq_rel); });         \
+#define SYMMEM_DEF_AMO_BIT1(T, N, P, CP, W, C)                                                       \
+  T symmem_##P##N##_atomic_fetch_and(CP T *dest, T value, int pe) {                                 \
+    return SYMMEM_AMO(T, P##N, "fetch_and", W, C, return r.fetch_and(value, std::memory_order_acq_rel)); \
   }                                                                                                  \
-  void symmem_##N##_atomic_and(T *dest, T value, int pe) {                                          \
-    amo(dest, pe, #N "_atomic_and", [=](amo_ref<T> r) { r.and_(value); });                      \
+  void symmem_##P##N##_atomic_and(CP T *dest, T value, int pe) { SYMMEM_AMO(T, P##N, "and", W, C, r.and_(value)); } \
+  T symmem_##P##N##_atomic_fetch_or(CP T *dest, T value, int pe) {                                  \
+    return SYMMEM_AMO(T, P##N, "fetch_or", W, C, return r.fetch_or(value, std::memory_order_acq_rel));  \
   }                                                                                                  \
-  T symmem_##N##_atomic_fetch_or(T *dest, T value, int pe) {                                        \
-    return amo(dest, pe, #N "_atomic_fetch_or", [=](amo_ref<T> r) { return r.fetch_or(value, std::memory_order_acq_rel); });           \
+  void symmem_##P##N##_atomic_or(CP T *dest, T value, int pe) { SYMMEM_AMO(T, P##N, "or", W, C, r.or_(value)); } \
+  T symmem_##P##N##_atomic_fetch_xor(CP T *dest, T value, int pe) {                                 \
+    return SYMMEM_AMO(T, P##N, "fetch_xor", W, C, return r.fetch_xor(value, std::memory_order_acq_rel)); \
   }                                                                                                  \
-  void symmem_##N##_atomic_or(T *dest, T value, int pe) {                                           \
-    amo(dest, pe, #N "_atomic_or", [=](amo_ref<T> r) { r.or_(value); });                        \
-  }                                                                                                  \
-  T symmem_##N##_atomic_fetch_xor(T *dest, T value, int pe) {                                       \
-    return amo(dest, pe, #N "_atomic_fetch_xor", [=](amo_ref<T> r) { return r.fetch_xor(value, std::memory_order_acq_rel); });         \
-  }                                                                                                  \
-  void symmem_##N##_atomic_xor(T *dest, T value, int pe) {                                          \
-    amo(dest, pe, #N "_atomic_xor", [=](amo_ref<T> r) { r.xor_(value); });                      \
-  }
+  void symmem_##P##N##_atomic_xor(CP T *dest, T value, int pe) { SYMMEM_AMO(T, P##N, "xor", W, C, r.xor_(value)); }
+#define SYMMEM_DEF_AMO_BIT(T, N) SYMMEM_BOTH(SYMMEM_DEF_AMO_BIT1, T, N)
 SYMMEM_AMO_BITWISE_TYPES(SYMMEM_DEF_AMO_BIT)
 #undef SYMMEM_DEF_AMO_BIT
+#undef SYMMEM_DEF_AMO_BIT1
+#undef SYMMEM_AMO
+#undef SYMMEM_BOTH
+#undef SYMMEM_CTXW
+#undef SYMMEM_NOCTX
+#undef SYMMEM_COMMA
 
 }  // extern "C"

@@ -28,6 +28,7 @@
 
 #include "core/state.h"
 #include "core/wait.h"
+#include "ctx/ctx.h"
 #include "net/net.h"
 
 namespace symmem::core {
@@ -67,9 +68,19 @@ struct remote_state {
   std::unique_ptr<std::atomic<std::atomic<uint32_t> *>[]> known;  // per PE, per granule: commit whose key is set
   std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> known_store;
   std::mutex key_mutex;                                  // fetching keys, creating `known` tables
+  std::mutex workers_mutex;
+  std::vector<void *> ctx_workers;                       // contexts' workers, for finalize
+  std::atomic<uint32_t> generation{0};                   // bumped by every remote_init that opens
 };
 
 remote_state r;
+
+// The worker that carries context c's operations.
+void *worker_of(symmem_ctx_s *c, const char *call) {
+  if (c == nullptr) return r.worker;
+  void *w = ctx::net_worker(c, call);
+  return w != nullptr ? w : r.worker;
+}
 
 uint64_t entry_check(uint32_t commit, uint32_t len, const unsigned char *key) {
   uint64_t h = 1469598103934665603ULL ^ commit;
@@ -228,6 +239,7 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   SYMMEM_TRY(net::transport::open("ucx", *g.boot, g.thread_level == SYMMEM_THREAD_MULTIPLE, remote, r.net));
   SYMMEM_TRY(r.net->connect(remote, call));
   r.worker = r.net->default_worker();
+  r.generation.fetch_add(1, std::memory_order_relaxed);
   r.granules = g.heap_size / granule_bytes;
   r.dir_bytes = (r.granules * sizeof(dir_entry) + 4095) & ~size_t{4095};
   r.dir = static_cast<dir_entry *>(map_directory(r.dir_bytes));
@@ -245,6 +257,10 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
 
 status remote_finalize(const char *call) {
   if (!g.remote) return ok_status;
+  {
+    std::lock_guard<std::mutex> lock(r.workers_mutex);  // contexts not destroyed: complete them too
+    for (void *w : r.ctx_workers) SYMMEM_TRY(r.net->quiet(w, -1, call));
+  }
   SYMMEM_TRY(r.net->quiet(r.worker, -1, call));
   r.net->closing();
   return g.boot->barrier(call);  // meanwhile the progress thread serves the peers' last operations
@@ -253,6 +269,10 @@ status remote_finalize(const char *call) {
 void remote_teardown() {
   if (!r.net) return;
   g.remote = false;
+  {
+    std::lock_guard<std::mutex> lock(r.workers_mutex);
+    r.ctx_workers.clear();  // the transport's close frees them
+  }
   for (void *&h : r.granule_handle)
     if (h != nullptr) r.net->deregister_memory(h), h = nullptr;
   if (r.ctrl_handle != nullptr) r.net->deregister_memory(r.ctrl_handle);
@@ -299,24 +319,26 @@ void remote_release(size_t offset, size_t length) {
   }
 }
 
-void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call) {
+void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call, symmem_ctx_s *ctx) {
   auto *d = static_cast<char *>(dest);
   auto *s = static_cast<const char *>(src);
+  void *w = worker_of(ctx, call);
   while (n > 0) {
     target t = resolve(d, n, pe, call);
-    must(r.net->put(r.worker, pe, t.region, t.raddr, s, t.n, nbi, call), pe, call);
+    must(r.net->put(w, pe, t.region, t.raddr, s, t.n, nbi, call), pe, call);
     d += t.n;
     s += t.n;
     n -= t.n;
   }
 }
 
-void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call) {
+void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call, symmem_ctx_s *ctx) {
   auto *d = static_cast<char *>(dest);
   auto *s = static_cast<const char *>(src);
+  void *w = worker_of(ctx, call);
   while (n > 0) {
     target t = resolve(s, n, pe, call);
-    must(r.net->get(r.worker, pe, t.region, t.raddr, d, t.n, nbi, call), pe, call);
+    must(r.net->get(w, pe, t.region, t.raddr, d, t.n, nbi, call), pe, call);
     d += t.n;
     s += t.n;
     n -= t.n;
@@ -324,24 +346,49 @@ void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const c
 }
 
 uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, uint64_t compare, bool fetch,
-                    const char *call) {
+                    const char *call, symmem_ctx_s *ctx) {
   if (SYMMEM_UNLIKELY(reinterpret_cast<uintptr_t>(dest) % size != 0)) {
     fatal(call, "address %p is not aligned to the %u bytes of the atomic; align the object", dest, size);
   }
   target t = resolve(dest, size, pe, call);
   uint64_t result = 0;
-  must(r.net->amo(r.worker, pe, t.region, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe,
+  must(r.net->amo(worker_of(ctx, call), pe, t.region, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe,
        call);
   return result;  // a 4-byte result sits in the low half (little-endian)
 }
 
-void remote_fence(const char *call) {
-  if (g.remote) must(r.net->fence(r.worker, call), -1, call);
+void remote_fence(const char *call, symmem_ctx_s *ctx) {
+  if (g.remote) must(r.net->fence(worker_of(ctx, call), call), -1, call);
 }
 
-void remote_quiet(const char *call) {
-  if (g.remote) must(r.net->quiet(r.worker, -1, call), -1, call);
+void remote_quiet(const char *call, symmem_ctx_s *ctx) {
+  if (g.remote) must(r.net->quiet(worker_of(ctx, call), -1, call), -1, call);
 }
+
+void *remote_worker_create(bool shared, const char *call) {
+  void *w = nullptr;
+  must(r.net->create_worker(shared, w, call), -1, call);
+  size_t n = 0;
+  {
+    std::lock_guard<std::mutex> lock(r.workers_mutex);
+    r.ctx_workers.push_back(w);
+    n = r.ctx_workers.size();
+  }
+  log(log_level::info, "%s: a context's network worker made (%s; %zu context workers)", call,
+      shared ? "shared context: locked when threads may use it at once" : "private context: no lock", n);
+  return w;
+}
+
+void remote_worker_destroy(void *w) {
+  if (w == nullptr || !r.net) return;
+  {
+    std::lock_guard<std::mutex> lock(r.workers_mutex);
+    std::erase(r.ctx_workers, w);
+  }
+  r.net->destroy_worker(w);
+}
+
+uint32_t remote_generation() { return g.remote ? r.generation.load(std::memory_order_relaxed) : 0; }
 
 std::string remote_unanswered_note() {
   if (!g.remote) return "";

@@ -22,6 +22,8 @@
 #include "common/error.h"
 #include "net/proxy.h"
 
+struct symmem_ctx_s;
+
 namespace symmem::core {
 
 // True when PE `pe` is reached through the network transport.
@@ -43,14 +45,27 @@ status remote_commit(size_t offset, size_t length, const char *call);
 void remote_release(size_t offset, size_t length);
 
 // The data path to remote PEs. `addr` is a symmetric address of this PE (heap or static data);
-// failures end the job with a message naming the PE.
-void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call);
-void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call);
+// failures end the job with a message naming the PE. `ctx`: the context whose worker carries the
+// operation (nullptr, or the default context: the transport's default worker).
+void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call,
+                symmem_ctx_s *ctx = nullptr);
+void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call,
+                symmem_ctx_s *ctx = nullptr);
 // op: SYMMEM_NET_AMO_*; size 4 or 8. fetch: returns the old value (else completes at quiet).
 uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, uint64_t compare, bool fetch,
-                    const char *call);
-void remote_fence(const char *call);
-void remote_quiet(const char *call);
+                    const char *call, symmem_ctx_s *ctx = nullptr);
+// Order / complete the operations of the context's worker (nullptr: the default worker's).
+void remote_fence(const char *call, symmem_ctx_s *ctx = nullptr);
+void remote_quiet(const char *call, symmem_ctx_s *ctx = nullptr);
+
+// Contexts' workers (ctx/ctx.cpp makes them on a context's first remote operation). shared: the
+// program's threads may use it at once (locked when it may); otherwise one thread at a time, and
+// no lock. Destroy after the last quiet. finalize completes every worker still alive.
+void *remote_worker_create(bool shared, const char *call);
+void remote_worker_destroy(void *worker);
+// Which transport is open: a worker made under an earlier one (before a finalize and a new init)
+// is gone. 0 while none is.
+uint32_t remote_generation();
 // For the message of a wait that ran out: "; PEs 2,3 on other hosts do not answer over the
 // network (unreachable?)" when some remote PE does not answer within a second, else "".
 std::string remote_unanswered_note();

@@ -11,6 +11,7 @@
 #include "core/copy_once.h"
 #include "core/remote.h"
 #include "core/state.h"
+#include "ctx/ctx.h"
 
 namespace symmem::core {
 namespace {
@@ -46,7 +47,8 @@ void copy_bytes(void *to, const void *from, size_t n) {
   }
 }
 
-[[gnu::noinline]] void put_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
+[[gnu::noinline]] void put_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi,
+                                symmem_ctx_s *ctx) {
   if (char *d = translate_data(dest, n, pe)) {
     if (SYMMEM_LIKELY(g.heap_on_cpu)) {
       copy_once(d, src, n);  // into a peer's memory: see core/copy_once.h
@@ -54,17 +56,18 @@ void copy_bytes(void *to, const void *from, size_t n) {
       copy_bytes(d, src, n);
     }
   } else if (is_remote(pe)) {
-    remote_put(dest, src, n, pe, nbi, call);
+    remote_put(dest, src, n, pe, nbi, call, ctx);
   } else {
     bad_target(dest, n, pe, call);
   }
 }
 
-[[gnu::noinline]] void get_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi) {
+[[gnu::noinline]] void get_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi,
+                                symmem_ctx_s *ctx) {
   if (const char *s = translate_data(src, n, pe)) {
     copy_bytes(dest, s, n);
   } else if (is_remote(pe)) {
-    remote_get(dest, src, n, pe, nbi, call);
+    remote_get(dest, src, n, pe, nbi, call, ctx);
   } else {
     bad_target(src, n, pe, call);
   }
@@ -79,7 +82,9 @@ void copy_bytes(void *to, const void *from, size_t n) {
   }
 }
 
-inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
+// ctx: the context of a ctx_ routine (nullptr for the others); it matters on the miss path only.
+inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false,
+                      symmem_ctx_s *ctx = nullptr) {
   if (SYMMEM_UNLIKELY(n == 0 || src == nullptr)) {
     return empty_or_null(n, "source", call);
   }
@@ -91,10 +96,11 @@ inline void put_bytes(void *dest, const void *src, size_t n, int pe, const char 
     }
     return;
   }
-  put_miss(dest, src, n, pe, call, nbi);
+  put_miss(dest, src, n, pe, call, nbi, ctx);
 }
 
-inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false) {
+inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi = false,
+                      symmem_ctx_s *ctx = nullptr) {
   if (SYMMEM_UNLIKELY(n == 0 || dest == nullptr)) {
     return empty_or_null(n, "dest", call);
   }
@@ -106,7 +112,7 @@ inline void get_bytes(void *dest, const void *src, size_t n, int pe, const char 
     }
     return;
   }
-  get_miss(dest, src, n, pe, call, nbi);
+  get_miss(dest, src, n, pe, call, nbi, ctx);
 }
 
 // One element to or from a GPU heap (the copy engine), out of line: the host path keeps no frame.
@@ -123,17 +129,17 @@ template <typename T>
 
 // One element: static data (CPU memory) or a remote PE.
 template <typename T>
-[[gnu::noinline]] void p_miss(T *dest, T value, int pe, const char *call) {
+[[gnu::noinline]] void p_miss(T *dest, T value, int pe, const char *call, symmem_ctx_s *ctx) {
   if (char *d = translate_data(dest, sizeof(T), pe)) {
     store_one(reinterpret_cast<T *>(d), value);
   } else if (is_remote(pe)) {
-    remote_put(dest, &value, sizeof(T), pe, false, call);
+    remote_put(dest, &value, sizeof(T), pe, false, call, ctx);
   } else {
     bad_target(dest, sizeof(T), pe, call);
   }
 }
 template <typename T>
-[[gnu::noinline]] T g_miss(const T *source, int pe, const char *call) {
+[[gnu::noinline]] T g_miss(const T *source, int pe, const char *call, symmem_ctx_s *ctx) {
   if (const char *s = translate_data(source, sizeof(T), pe)) {
     return load_one(reinterpret_cast<const T *>(s));
   }
@@ -141,8 +147,29 @@ template <typename T>
     bad_target(source, sizeof(T), pe, call);
   }
   T v;
-  remote_get(&v, source, sizeof(T), pe, false, call);
+  remote_get(&v, source, sizeof(T), pe, false, call, ctx);
   return v;
+}
+
+template <typename T>
+inline void p_one(T *dest, T value, int pe, const char *call, symmem_ctx_s *ctx = nullptr) {
+  if (char *d = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(d != nullptr)) {
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      store_one(reinterpret_cast<T *>(d), value);
+    } else {
+      copy_out(d, value);
+    }
+    return;
+  }
+  p_miss(dest, value, pe, call, ctx);
+}
+
+template <typename T>
+inline T g_one(const T *source, int pe, const char *call, symmem_ctx_s *ctx = nullptr) {
+  if (const char *s = translate_hit(source, sizeof(T), pe); SYMMEM_LIKELY(s != nullptr)) {
+    return SYMMEM_LIKELY(g.heap_on_cpu) ? load_one(reinterpret_cast<const T *>(s)) : copy_in<T>(s);
+  }
+  return g_miss(source, pe, call, ctx);
 }
 
 // Strided transfers: element i goes from src[i*sst] to dest[i*dst]; strides count elements.
@@ -152,7 +179,8 @@ struct elem {
 };
 
 template <typename E>
-void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, const char *call) {
+void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, const char *call,
+                symmem_ctx_s *ctx = nullptr) {
   if (n == 0 || src == nullptr) {
     return empty_or_null(n, "source", call);
   }
@@ -161,7 +189,9 @@ void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
   }
   const size_t span = strided_span(n, static_cast<size_t>(dst), sizeof(E), call);
   if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {
-    for (size_t i = 0; i < n; ++i) remote_put(dest + i * static_cast<size_t>(dst), src + i * static_cast<size_t>(sst), sizeof(E), pe, false, call);
+    for (size_t i = 0; i < n; ++i) {
+      remote_put(dest + i * static_cast<size_t>(dst), src + i * static_cast<size_t>(sst), sizeof(E), pe, false, call, ctx);
+    }
     return;
   }
   E *d = reinterpret_cast<E *>(translate(dest, span, pe, call));
@@ -177,7 +207,8 @@ void iput_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
 }
 
 template <typename E>
-void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, const char *call) {
+void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, const char *call,
+                symmem_ctx_s *ctx = nullptr) {
   if (n == 0 || dest == nullptr) {
     return empty_or_null(n, "dest", call);
   }
@@ -186,8 +217,10 @@ void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
   }
   const size_t span = strided_span(n, static_cast<size_t>(sst), sizeof(E), call);
   if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {  // posted together, completed together
-    for (size_t i = 0; i < n; ++i) remote_get(dest + i * static_cast<size_t>(dst), src + i * static_cast<size_t>(sst), sizeof(E), pe, true, call);
-    remote_quiet(call);
+    for (size_t i = 0; i < n; ++i) {
+      remote_get(dest + i * static_cast<size_t>(dst), src + i * static_cast<size_t>(sst), sizeof(E), pe, true, call, ctx);
+    }
+    remote_quiet(call, ctx);
     return;
   }
   const E *s = reinterpret_cast<const E *>(translate(src, span, pe, call));
@@ -210,6 +243,10 @@ using symmem::bytes_of;
 
 extern "C" {
 
+// Every routine twice: the default context's, and the ctx_ form, which maps the PE through its
+// context's team and hands the context to the miss path (its worker carries remote operations).
+#define SYMMEM_CTXW(pe) symmem::ctx::world_pe(c, pe)
+
 void symmem_putmem(void *dest, const void *source, size_t nelems, int pe) { put_bytes(dest, source, nelems, pe, "putmem"); }
 void symmem_getmem(void *dest, const void *source, size_t nelems, int pe) { get_bytes(dest, source, nelems, pe, "getmem"); }
 void symmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
@@ -218,68 +255,79 @@ void symmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
 void symmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe) {
   get_bytes(dest, source, nelems, pe, "getmem_nbi", true);
 }
+void symmem_ctx_putmem(symmem_ctx_t c, void *dest, const void *source, size_t nelems, int pe) {
+  put_bytes(dest, source, nelems, SYMMEM_CTXW(pe), "ctx_putmem", false, c);
+}
+void symmem_ctx_getmem(symmem_ctx_t c, void *dest, const void *source, size_t nelems, int pe) {
+  get_bytes(dest, source, nelems, SYMMEM_CTXW(pe), "ctx_getmem", false, c);
+}
+void symmem_ctx_putmem_nbi(symmem_ctx_t c, void *dest, const void *source, size_t nelems, int pe) {
+  put_bytes(dest, source, nelems, SYMMEM_CTXW(pe), "ctx_putmem_nbi", true, c);
+}
+void symmem_ctx_getmem_nbi(symmem_ctx_t c, void *dest, const void *source, size_t nelems, int pe) {
+  get_bytes(dest, source, nelems, SYMMEM_CTXW(pe), "ctx_getmem_nbi", true, c);
+}
 
-#define SYMMEM_DEF_RMA(T, N)                                                                         \
-  void symmem_##N##_put(T *dest, const T *source, size_t nelems, int pe) {                           \
-    put_bytes(dest, source, bytes_of(nelems, sizeof(T), #N "_put"), pe, #N "_put");                  \
+// P: nothing or ctx_; CP: the context parameter; W(pe): the world PE; C: the context (nullptr).
+#define SYMMEM_DEF_RMA1(T, N, P, CP, W, C)                                                           \
+  void symmem_##P##N##_put(CP T *dest, const T *source, size_t nelems, int pe) {                     \
+    put_bytes(dest, source, bytes_of(nelems, sizeof(T), #P #N "_put"), W(pe), #P #N "_put", false, C); \
   }                                                                                                  \
-  void symmem_##N##_get(T *dest, const T *source, size_t nelems, int pe) {                           \
-    get_bytes(dest, source, bytes_of(nelems, sizeof(T), #N "_get"), pe, #N "_get");                  \
+  void symmem_##P##N##_get(CP T *dest, const T *source, size_t nelems, int pe) {                     \
+    get_bytes(dest, source, bytes_of(nelems, sizeof(T), #P #N "_get"), W(pe), #P #N "_get", false, C); \
   }                                                                                                  \
-  void symmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe) {                       \
-    put_bytes(dest, source, bytes_of(nelems, sizeof(T), #N "_put_nbi"), pe, #N "_put_nbi", true);    \
+  void symmem_##P##N##_put_nbi(CP T *dest, const T *source, size_t nelems, int pe) {                 \
+    put_bytes(dest, source, bytes_of(nelems, sizeof(T), #P #N "_put_nbi"), W(pe), #P #N "_put_nbi", true, C); \
   }                                                                                                  \
-  void symmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe) {                       \
-    get_bytes(dest, source, bytes_of(nelems, sizeof(T), #N "_get_nbi"), pe, #N "_get_nbi", true);    \
+  void symmem_##P##N##_get_nbi(CP T *dest, const T *source, size_t nelems, int pe) {                 \
+    get_bytes(dest, source, bytes_of(nelems, sizeof(T), #P #N "_get_nbi"), W(pe), #P #N "_get_nbi", true, C); \
   }                                                                                                  \
-  void symmem_##N##_p(T *dest, T value, int pe) {                                                    \
-    if (char *d = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(d != nullptr)) {                 \
-      if (SYMMEM_LIKELY(g.heap_on_cpu)) {                                                            \
-        store_one(reinterpret_cast<T *>(d), value);                                                  \
-      } else {                                                                                       \
-        copy_out(d, value);                                                                          \
-      }                                                                                              \
-      return;                                                                                        \
-    }                                                                                                \
-    p_miss(dest, value, pe, #N "_p");                                                                \
+  void symmem_##P##N##_p(CP T *dest, T value, int pe) { p_one(dest, value, W(pe), #P #N "_p", C); }  \
+  T symmem_##P##N##_g(CP const T *source, int pe) { return g_one(source, W(pe), #P #N "_g", C); }    \
+  void symmem_##P##N##_iput(CP T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    iput_elems(dest, source, dst, sst, nelems, W(pe), #P #N "_iput", C);                             \
   }                                                                                                  \
-  T symmem_##N##_g(const T *source, int pe) {                                                        \
-    if (const char *s = translate_hit(source, sizeof(T), pe); SYMMEM_LIKELY(s != nullptr)) {         \
-      return SYMMEM_LIKELY(g.heap_on_cpu) ? load_one(reinterpret_cast<const T *>(s)) : copy_in<T>(s); \
-    }                                                                                                \
-    return g_miss(source, pe, #N "_g");                                                              \
-  }                                                                                                  \
-  void symmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
-    iput_elems(dest, source, dst, sst, nelems, pe, #N "_iput");                                      \
-  }                                                                                                  \
-  void symmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
-    iget_elems(dest, source, dst, sst, nelems, pe, #N "_iget");                                      \
+  void symmem_##P##N##_iget(CP T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+    iget_elems(dest, source, dst, sst, nelems, W(pe), #P #N "_iget", C);                             \
   }
+#define SYMMEM_NOCTX(pe) pe
+#define SYMMEM_DEF_RMA(T, N)                                                                         \
+  SYMMEM_DEF_RMA1(T, N, , , SYMMEM_NOCTX, nullptr)                                                   \
+  SYMMEM_DEF_RMA1(T, N, ctx_, symmem_ctx_t c SYMMEM_COMMA, SYMMEM_CTXW, c)
+#define SYMMEM_COMMA ,
 SYMMEM_RMA_TYPES(SYMMEM_DEF_RMA)
 #undef SYMMEM_DEF_RMA
+#undef SYMMEM_DEF_RMA1
 
-#define SYMMEM_DEF_RMA_SIZED(B)                                                                      \
-  void symmem_put##B(void *dest, const void *source, size_t nelems, int pe) {                        \
-    put_bytes(dest, source, bytes_of(nelems, B / 8, "put" #B), pe, "put" #B);                        \
+#define SYMMEM_DEF_RMA_SIZED1(B, P, CP, W, C)                                                        \
+  void symmem_##P##put##B(CP void *dest, const void *source, size_t nelems, int pe) {                \
+    put_bytes(dest, source, bytes_of(nelems, B / 8, #P "put" #B), W(pe), #P "put" #B, false, C);     \
   }                                                                                                  \
-  void symmem_get##B(void *dest, const void *source, size_t nelems, int pe) {                        \
-    get_bytes(dest, source, bytes_of(nelems, B / 8, "get" #B), pe, "get" #B);                        \
+  void symmem_##P##get##B(CP void *dest, const void *source, size_t nelems, int pe) {                \
+    get_bytes(dest, source, bytes_of(nelems, B / 8, #P "get" #B), W(pe), #P "get" #B, false, C);     \
   }                                                                                                  \
-  void symmem_put##B##_nbi(void *dest, const void *source, size_t nelems, int pe) {                  \
-    put_bytes(dest, source, bytes_of(nelems, B / 8, "put" #B "_nbi"), pe, "put" #B "_nbi", true);    \
+  void symmem_##P##put##B##_nbi(CP void *dest, const void *source, size_t nelems, int pe) {          \
+    put_bytes(dest, source, bytes_of(nelems, B / 8, #P "put" #B "_nbi"), W(pe), #P "put" #B "_nbi", true, C); \
   }                                                                                                  \
-  void symmem_get##B##_nbi(void *dest, const void *source, size_t nelems, int pe) {                  \
-    get_bytes(dest, source, bytes_of(nelems, B / 8, "get" #B "_nbi"), pe, "get" #B "_nbi", true);    \
+  void symmem_##P##get##B##_nbi(CP void *dest, const void *source, size_t nelems, int pe) {          \
+    get_bytes(dest, source, bytes_of(nelems, B / 8, #P "get" #B "_nbi"), W(pe), #P "get" #B "_nbi", true, C); \
   }                                                                                                  \
-  void symmem_iput##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+  void symmem_##P##iput##B(CP void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     using E = elem<B / 8>;                                                                           \
-    iput_elems(static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, pe, "iput" #B); \
+    iput_elems(static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, W(pe), #P "iput" #B, C); \
   }                                                                                                  \
-  void symmem_iget##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
+  void symmem_##P##iget##B(CP void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe) { \
     using E = elem<B / 8>;                                                                           \
-    iget_elems(static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, pe, "iget" #B); \
+    iget_elems(static_cast<E *>(dest), static_cast<const E *>(source), dst, sst, nelems, W(pe), #P "iget" #B, C); \
   }
+#define SYMMEM_DEF_RMA_SIZED(B)                                                                      \
+  SYMMEM_DEF_RMA_SIZED1(B, , , SYMMEM_NOCTX, nullptr)                                                \
+  SYMMEM_DEF_RMA_SIZED1(B, ctx_, symmem_ctx_t c SYMMEM_COMMA, SYMMEM_CTXW, c)
 SYMMEM_RMA_SIZES(SYMMEM_DEF_RMA_SIZED)
 #undef SYMMEM_DEF_RMA_SIZED
+#undef SYMMEM_DEF_RMA_SIZED1
+#undef SYMMEM_NOCTX
+#undef SYMMEM_COMMA
+#undef SYMMEM_CTXW
 
 }  // extern "C"

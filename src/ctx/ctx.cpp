@@ -1,32 +1,27 @@
 // symmem: communication contexts.
 //
-// With the load/store transport every put, get and atomic completes before it returns, so a context
-// carries no queue of its own: it is a handle that names a team (whose PE numbers its operations
-// take) and the options it was made with. ctx_fence and ctx_quiet are fence and quiet: they order
-// memory, and complete the network transport's operations when the job spans hosts (every context
-// shares its default worker; docs/multihost.md). Creating and destroying contexts is thread-safe.
+// With the load/store transport every put, get and atomic completes before it returns, so to
+// node-local PEs a context carries no queue of its own: it is a handle that names a team (whose PE
+// numbers its operations take) and the options it was made with. To PEs on other hosts a context
+// other than the default one gets a network worker of its own on its first remote operation
+// (OpenSHMEM 1.5, 9.5: contexts are independent streams of communication), made without a lock
+// when the context is SHMEM_CTX_PRIVATE; its ctx_quiet and ctx_fence complete and order that
+// worker (docs/multihost.md, "Contexts"). Creating and destroying contexts is thread-safe.
+#include "ctx/ctx.h"
+
 #include <atomic>
 #include <mutex>
 #include <vector>
 
+#include "core/remote.h"
 #include "teams/team.h"
-
-struct symmem_ctx_s {
-  uint32_t magic;
-  long options;
-  symmem_team_t team;
-  const int *map;  // world PE of each team PE; nullptr for the world team (identity)
-  int size;
-  std::vector<int> owned;  // the team's PEs, copied: the context outlives nothing it points to
-};
 
 namespace symmem::ctx {
 namespace {
 
-constexpr uint32_t live_magic = 0x5c7c7e11;
 constexpr uint32_t dead_magic = 0xdeadc7c7;
 
-symmem_ctx_s default_ctx __attribute__((init_priority(101))){live_magic, 0, nullptr, nullptr, 0, {}};  // see core::g
+symmem_ctx_s default_ctx __attribute__((init_priority(101))){live_magic, 0, nullptr, nullptr, 0, {}, {nullptr}, 0};  // see core::g
 std::mutex ctx_mutex;  // creation and destruction only
 // Destroyed contexts are kept for reuse, never freed: a handle used after ctx_destroy (a second
 // destroy, an operation) then reads a dead context's magic instead of freed memory. The pool is
@@ -47,7 +42,15 @@ symmem_ctx_s *new_ctx(long options, symmem_team_t team, int size) {
   c->map = nullptr;
   c->size = size;
   c->owned.clear();
+  c->worker.store(nullptr, std::memory_order_relaxed);
+  c->worker_gen = 0;
   return c;
+}
+
+// The context's worker if it made one under the transport open now, else nullptr.
+void *live_worker(symmem_ctx_s *c) {
+  void *w = c->worker.load(std::memory_order_acquire);
+  return w != nullptr && c->worker_gen == core::remote_generation() ? w : nullptr;
 }
 
 [[noreturn]] void bad_ctx(symmem_ctx_t c, const char *call) {
@@ -86,6 +89,21 @@ int make(symmem_team_t team, long options, symmem_ctx_t *out, const char *call) 
 }  // namespace
 }  // namespace symmem::ctx
 
+namespace symmem::ctx {
+
+void *net_worker(symmem_ctx_s *c, const char *call) {
+  if (c == &default_ctx) return nullptr;
+  if (void *w = live_worker(c)) return w;
+  std::lock_guard<std::mutex> lock(ctx_mutex);  // once per context (a shared one may race here)
+  if (void *w = live_worker(c)) return w;
+  void *w = core::remote_worker_create((c->options & SYMMEM_CTX_PRIVATE) == 0, call);
+  c->worker_gen = core::remote_generation();
+  c->worker.store(w, std::memory_order_release);
+  return w;
+}
+
+}  // namespace symmem::ctx
+
 using namespace symmem;
 using namespace symmem::ctx;
 
@@ -107,11 +125,16 @@ void symmem_ctx_destroy(symmem_ctx_t c) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, "ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed; nothing was done");
     return;
   }
-  symmem_quiet();  // destroy implies quiet
-  std::lock_guard<std::mutex> lock(ctx_mutex);
   if (c == nullptr || c->magic != live_magic) {
     bad_ctx(c, "ctx_destroy");
   }
+  symmem_ctx_quiet(c);  // destroy implies quiet (1.5, shmem_ctx_destroy): of this context
+  std::lock_guard<std::mutex> lock(ctx_mutex);
+  if (c->magic != live_magic) {
+    bad_ctx(c, "ctx_destroy");
+  }
+  if (void *w = live_worker(c)) core::remote_worker_destroy(w);
+  c->worker.store(nullptr, std::memory_order_relaxed);
   c->magic = dead_magic;
   c->owned.clear();
   c->map = nullptr;
@@ -147,20 +170,26 @@ int symmem_ctx_pe(symmem_ctx_t c, int pe) {
   return c->map[pe];
 }
 
-// Every context's operations to PEs on other hosts travel on the transport's default worker, so a
-// context's fence and quiet are those of the default context (a superset: correct, not minimal).
-// On SHMEM_CTX_INVALID both do nothing (OpenSHMEM 1.5 shmem_fence, shmem_quiet); a destroyed
-// context is still an error.
+// A context's fence and quiet order memory as fence and quiet do (node-local operations are
+// complete already) and order / complete the operations its worker carries to other hosts; a
+// context that sent nothing there has no worker and nothing to complete. The default context's
+// are shmem_fence and shmem_quiet, which cover the default worker only (1.5, shmem_quiet: it applies
+// to the context it is given). On SHMEM_CTX_INVALID both do nothing (1.5 shmem_fence,
+// shmem_quiet); a destroyed context is still an error.
 void symmem_ctx_fence(symmem_ctx_t c) {
   if (c == SYMMEM_CTX_INVALID) return;
   (void)symmem_ctx_pe(c, 0);
-  symmem_fence();
+  if (c == &default_ctx) return symmem_fence();
+  std::atomic_thread_fence(std::memory_order_release);
+  if (live_worker(c) != nullptr) core::remote_fence("ctx_fence", c);
 }
 
 void symmem_ctx_quiet(symmem_ctx_t c) {
   if (c == SYMMEM_CTX_INVALID) return;
   (void)symmem_ctx_pe(c, 0);
-  symmem_quiet();
+  if (c == &default_ctx) return symmem_quiet();
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (live_worker(c) != nullptr) core::remote_quiet("ctx_quiet", c);
 }
 
 }  // extern "C"

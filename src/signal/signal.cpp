@@ -15,6 +15,7 @@
 #include "core/state.h"
 #include "core/sync.h"
 #include "core/wait.h"
+#include "ctx/ctx.h"
 #include "net/net_plugin.h"
 
 namespace symmem::sig {
@@ -22,7 +23,7 @@ using core::holds;
 namespace {
 
 void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, uint64_t signal, int op, int pe,
-                const char *call, bool nbi = false) {
+                const char *call, bool nbi = false, symmem_ctx_s *ctx = nullptr) {
   if (op != SYMMEM_SIGNAL_SET && op != SYMMEM_SIGNAL_ADD) {
     fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD (%d)", op, SYMMEM_SIGNAL_SET,
           SYMMEM_SIGNAL_ADD);
@@ -33,10 +34,10 @@ void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, 
     core::null_argument("source", call);
   }
   if (SYMMEM_UNLIKELY(core::g.remote) && core::is_remote(pe)) {
-    if (nbytes != 0) core::remote_put(dest, src, nbytes, pe, nbi, call);
-    core::remote_fence(call);
+    if (nbytes != 0) core::remote_put(dest, src, nbytes, pe, nbi, call, ctx);
+    core::remote_fence(call, ctx);  // one worker carries both, so the fence orders them
     (void)core::remote_amo(sig_addr, pe, op == SYMMEM_SIGNAL_SET ? SYMMEM_NET_AMO_SWAP : SYMMEM_NET_AMO_ADD, 8, signal,
-                           0, false, call);
+                           0, false, call, ctx);
     return;
   }
   if (SYMMEM_UNLIKELY(!core::cpu_memory(sig_addr))) {
@@ -77,6 +78,16 @@ void symmem_putmem_signal(void *dest, const void *source, size_t nbytes, uint64_
 void symmem_putmem_signal_nbi(void *dest, const void *source, size_t nbytes, uint64_t *sig_addr, uint64_t signal,
                               int sig_op, int pe) {
   put_signal(dest, source, nbytes, sig_addr, signal, sig_op, pe, "putmem_signal_nbi", true);
+}
+
+void symmem_ctx_putmem_signal(symmem_ctx_t c, void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                              uint64_t signal, int sig_op, int pe) {
+  put_signal(dest, source, nbytes, sig_addr, signal, sig_op, ctx::world_pe(c, pe), "ctx_putmem_signal", false, c);
+}
+
+void symmem_ctx_putmem_signal_nbi(symmem_ctx_t c, void *dest, const void *source, size_t nbytes, uint64_t *sig_addr,
+                                  uint64_t signal, int sig_op, int pe) {
+  put_signal(dest, source, nbytes, sig_addr, signal, sig_op, ctx::world_pe(c, pe), "ctx_putmem_signal_nbi", true, c);
 }
 
 uint64_t symmem_signal_fetch(const uint64_t *sig_addr) {
