@@ -10,6 +10,8 @@
  *   putmem+quiet         latency of an 8-byte shmem_putmem followed by shmem_quiet
  *   long_g               latency of shmem_long_g
  *   atomic_fetch_add     latency of a remote shmem_long_atomic_fetch_add
+ *   ctx_putmem+quiet     the same as putmem+quiet on a private context (shmem_ctx_putmem, shmem_ctx_quiet)
+ *   ctx_fetch_add        atomic_fetch_add on that context
  *   putmem_bw, getmem_bw bandwidth for sizes 8 B .. 64 MiB (one shmem_quiet per repetition)
  *   memcpy_bw            local memcpy on PE 0 with the same sizes, as the reference
  *   barrier_all          latency of shmem_barrier_all (all PEs)
@@ -147,7 +149,8 @@ static long calibrate(double per_op_s, double target_s, long lo, long hi) {
 }
 
 /* The point-to-point latency kernels; PE 0 runs them, PE 1 is the target. */
-enum op { OP_LONG_P, OP_PUTMEM8, OP_LONG_G, OP_FADD };
+enum op { OP_LONG_P, OP_PUTMEM8, OP_LONG_G, OP_FADD, OP_CTX_PUTMEM8, OP_CTX_FADD };
+static shmem_ctx_t bctx; /* PE 0's private context (SHMEM_CTX_DEFAULT when none could be made) */
 
 static long *lat_dst;  /* symmetric, 1 long */
 static long *lat_src;  /* symmetric, 1 long */
@@ -177,6 +180,16 @@ static double run_op(enum op op, long iters) {
   case OP_FADD:
     for (long i = 0; i < iters; i++) acc += shmem_long_atomic_fetch_add(lat_ctr, 1, peer);
     break;
+  case OP_CTX_PUTMEM8:
+    for (long i = 0; i < iters; i++) {
+      val = i;
+      shmem_ctx_putmem(bctx, lat_dst, &val, sizeof val, peer);
+      shmem_ctx_quiet(bctx);
+    }
+    break;
+  case OP_CTX_FADD:
+    for (long i = 0; i < iters; i++) acc += shmem_ctx_long_atomic_fetch_add(bctx, lat_ctr, 1, peer);
+    break;
   }
   double t = now_s() - t0;
   sink = acc;
@@ -194,7 +207,7 @@ static void bench_latency(const char *figure, enum op op) {
   if (me == 0)
     for (int r = 0; r < reps; r++) v[r] = run_op(op, iters) / (double)iters * 1e6;
   shmem_barrier_all();
-  if (me == 0) record(figure, op == OP_PUTMEM8 ? 8 : (long)sizeof(long), median(v, reps), "us");
+  if (me == 0) record(figure, op == OP_PUTMEM8 || op == OP_CTX_PUTMEM8 ? 8 : (long)sizeof(long), median(v, reps), "us");
 }
 
 /* ---------------------------------------------------------------- bandwidth */
@@ -359,6 +372,10 @@ int main(int argc, char **argv) {
   bench_latency("putmem+quiet", OP_PUTMEM8);
   bench_latency("long_g", OP_LONG_G);
   bench_latency("atomic_fetch_add", OP_FADD);
+  if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &bctx) != 0) bctx = SHMEM_CTX_DEFAULT;
+  bench_latency("ctx_putmem+quiet", OP_CTX_PUTMEM8);
+  bench_latency("ctx_fetch_add", OP_CTX_FADD);
+  if (bctx != SHMEM_CTX_DEFAULT) shmem_ctx_destroy(bctx);
   bench_barrier();
   bench_malloc_free();
 

@@ -128,7 +128,7 @@ template <typename T, typename F>
 }
 
 template <typename T, typename F>
-inline auto amo(T *dest, int pe, const char *call, symmem_ctx_s *ctx, F f) {
+[[gnu::always_inline]] inline auto amo(T *dest, int pe, const char *call, symmem_ctx_s *ctx, F f) {
   static_assert(std::atomic_ref<T>::is_always_lock_free, "AMO type must be lock-free");
   if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr && aligned_for_amo<T>(p))) {
     return f(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu));
@@ -159,7 +159,7 @@ template <typename T>
 }
 
 template <typename T>
-inline T cas(T *dest, T cond, T value, int pe, const char *call, symmem_ctx_s *ctx) {
+[[gnu::always_inline]] inline T cas(T *dest, T cond, T value, int pe, const char *call, symmem_ctx_s *ctx) {
   if (char *p = translate_hit(dest, sizeof(T), pe); SYMMEM_LIKELY(p != nullptr && aligned_for_amo<T>(p))) {
     return cas_on(amo_ref<T>(reinterpret_cast<T *>(p), g.heap_on_cpu), cond, value);
   }
