@@ -68,8 +68,17 @@ struct remote_state {
   std::unique_ptr<std::atomic<std::atomic<uint32_t> *>[]> known;  // per PE, per granule: commit whose key is set
   std::vector<std::unique_ptr<std::atomic<uint32_t>[]>> known_store;
   std::mutex key_mutex;                                  // fetching keys, creating `known` tables
+  // Contexts' workers, for the waits' progress and for finalize. A thread may progress one when
+  // it is locked (shared, THREAD_MULTIPLE) or when the thread made it (a private context's
+  // worker is that thread's alone). The mutex also keeps a worker alive while it is progressed.
+  struct ctx_worker {
+    void *w;
+    bool locked;
+    std::thread::id owner;
+  };
   std::mutex workers_mutex;
-  std::vector<void *> ctx_workers;                       // contexts' workers, for finalize
+  std::vector<ctx_worker> ctx_workers;
+  std::atomic<size_t> n_ctx_workers{0};
   std::atomic<uint32_t> generation{0};                   // bumped by every remote_init that opens
 };
 
@@ -259,7 +268,7 @@ status remote_finalize(const char *call) {
   if (!g.remote) return ok_status;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);  // contexts not destroyed: complete them too
-    for (void *w : r.ctx_workers) SYMMEM_TRY(r.net->quiet(w, -1, call));
+    for (const auto &cw : r.ctx_workers) SYMMEM_TRY(r.net->quiet(cw.w, -1, call));
   }
   SYMMEM_TRY(r.net->quiet(r.worker, -1, call));
   r.net->closing();
@@ -272,6 +281,7 @@ void remote_teardown() {
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
     r.ctx_workers.clear();  // the transport's close frees them
+    r.n_ctx_workers.store(0, std::memory_order_relaxed);
   }
   for (void *&h : r.granule_handle)
     if (h != nullptr) r.net->deregister_memory(h), h = nullptr;
@@ -371,8 +381,9 @@ void *remote_worker_create(bool shared, const char *call) {
   size_t n = 0;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
-    r.ctx_workers.push_back(w);
+    r.ctx_workers.push_back({w, shared && g.thread_level == SYMMEM_THREAD_MULTIPLE, std::this_thread::get_id()});
     n = r.ctx_workers.size();
+    r.n_ctx_workers.store(n, std::memory_order_relaxed);
   }
   log(log_level::info, "%s: a context's network worker made (%s; %zu context workers)", call,
       shared ? "shared context: locked when threads may use it at once" : "private context: no lock", n);
@@ -383,7 +394,8 @@ void remote_worker_destroy(void *w) {
   if (w == nullptr || !r.net) return;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
-    std::erase(r.ctx_workers, w);
+    std::erase_if(r.ctx_workers, [w](const remote_state::ctx_worker &cw) { return cw.w == w; });
+    r.n_ctx_workers.store(r.ctx_workers.size(), std::memory_order_relaxed);
   }
   r.net->destroy_worker(w);
 }
@@ -407,8 +419,18 @@ std::string remote_unanswered_note() {
                 silent.size() == 1 ? "PE" : "PEs", list.c_str(), silent.size() == 1 ? "does" : "do");
 }
 
+// Contexts' workers are progressed here too: over TCP a put that returned may still wait in its
+// worker (for the connection's wire-up, or for the socket), and a PE that waits for an answer to it
+// must move it on, or both sides wait for ever (conf_ctx across hosts did).
 void remote_progress() {
-  if (g.remote) r.net->progress(r.worker);
+  if (!g.remote) return;
+  r.net->progress(r.worker);
+  if (r.n_ctx_workers.load(std::memory_order_relaxed) == 0) return;
+  std::unique_lock<std::mutex> lock(r.workers_mutex, std::try_to_lock);  // busy: the next turn
+  if (!lock.owns_lock()) return;
+  const std::thread::id me = std::this_thread::get_id();
+  for (const auto &cw : r.ctx_workers)
+    if (cw.locked || cw.owner == me) r.net->progress(cw.w);
 }
 
 size_t ctrl_offset(const void *addr) {
