@@ -62,11 +62,9 @@ void add_misc(std::vector<test_case> &out);
 void add_config(std::vector<test_case> &out);
 void add_faults(std::vector<test_case> &out);
 
-// The call a message names: a context form (shmem_ctx_long_put) is its plain routine with the
-// context's PE mapping (the header inlines it), so its messages name the plain routine.
-inline std::string reported(const std::string &routine) {
-  return routine.rfind("ctx_", 0) == 0 ? routine.substr(4) : routine;
-}
+// The call a message names: the routine itself. A context form (shmem_ctx_long_put) is a library
+// function of its own, and its messages name it (ctx_long_put), not the plain routine.
+inline std::string reported(const std::string &routine) { return routine; }
 
 // Regular expressions shared by the groups.
 inline std::string pe_range(const std::string &call) {
