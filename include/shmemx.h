@@ -19,13 +19,7 @@ SYMMEM_SHI void symmem_shmemx_request(shmemx_request_handle_t *h) {
 #ifdef __cplusplus
 extern "C" {
 #endif
-#ifdef SYMMEM_SHMEM_INLINE
-#define SYMMEM_SHMEM_FN(R, NAME, P, CALL) SYMMEM_SHI R NAME P { return CALL; }
-#define SYMMEM_SHMEM_VFN(NAME, P, CALL) SYMMEM_SHI void NAME P { CALL; }
-#else
-#define SYMMEM_SHMEM_FN(R, NAME, P, CALL) SYMMEM_API R NAME P;
-#define SYMMEM_SHMEM_VFN(NAME, P, CALL) SYMMEM_API void NAME P;
-#endif
+#include "shmem/declare.h"
 #include "shmem/routines_x.h"
 #undef SYMMEM_SHMEM_FN
 #undef SYMMEM_SHMEM_VFN

@@ -110,15 +110,22 @@ static int run_root(int n, const char *idfile, struct opts o) {
   return join(0, n, &id, o);
 }
 
+/* The root's address from the id (its layout is private, src/plugins/uid/uid_proto.h: port at 6,
+ * IPv4 at 8). */
+static struct sockaddr_in root_address(const symmem_uniqueid_t *id) {
+  struct sockaddr_in to;
+  memset(&to, 0, sizeof to);
+  to.sin_family = AF_INET;
+  memcpy(&to.sin_port, id->internal + 6, 2);
+  memcpy(&to.sin_addr, id->internal + 8, 4);
+  return to;
+}
+
 /* The id's layout is private (src/plugins/uid/uid_proto.h): port at 6, IPv4 at 8, secret at 24. */
 static int run_strangers(const char *idfile) {
   symmem_uniqueid_t id;
   read_id(idfile, &id);
-  struct sockaddr_in to;
-  memset(&to, 0, sizeof to);
-  to.sin_family = AF_INET;
-  memcpy(&to.sin_port, id.internal + 6, 2);
-  memcpy(&to.sin_addr, id.internal + 8, 4);
+  struct sockaddr_in to = root_address(&id);
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   if (fd >= 0 && connect(fd, (struct sockaddr *)&to, sizeof to) == 0) {
     const char junk[] = "GET / HTTP/1.0\r\n\r\n";
@@ -152,11 +159,7 @@ static long peak_kib(unsigned pid) {
 static int run_flood(const char *idfile) {
   symmem_uniqueid_t id;
   read_id(idfile, &id);
-  struct sockaddr_in to;
-  memset(&to, 0, sizeof to);
-  to.sin_family = AF_INET;
-  memcpy(&to.sin_port, id.internal + 6, 2);
-  memcpy(&to.sin_addr, id.internal + 8, 4);
+  struct sockaddr_in to = root_address(&id);
   uint32_t root_pid;
   memcpy(&root_pid, id.internal + 40, 4);
   root_pid = ntohl(root_pid);
