@@ -14,6 +14,8 @@ namespace {
 
 constexpr size_t max_fds = 250;  // SCM_MAX_FD is 253
 
+// A connecting PE's hello: its rank and the exchange it is in (`count`: the round). A reply: the
+// sender's rank and how many descriptors ride with it.
 struct fd_hello {
   int32_t rank;
   uint32_t count;
@@ -118,17 +120,32 @@ void close_all(std::vector<int> &fds) {
 // ignored; every wait is bounded by the deadline, so nothing a stranger does can stall init.
 class exchange_round {
  public:
-  exchange_round(int listen_fd, int my_rank, const std::vector<fd_peer> &peers, const std::vector<int> &mine,
-                 std::vector<std::vector<int>> &out, const char *call)
-      : listen_fd_(listen_fd), me_(my_rank), peers_(peers), mine_(mine), out_(out), call_(call),
-        outgoing_(peers.size(), -1), got_(peers.size(), 0), served_(peers.size(), 0) {
+  exchange_round(int listen_fd, int my_rank, uint32_t round, std::vector<fd_early> &early,
+                 const std::vector<fd_peer> &peers, const std::vector<int> &mine, std::vector<std::vector<int>> &out,
+                 const char *call)
+      : listen_fd_(listen_fd), me_(my_rank), round_(round), early_(early), peers_(peers), mine_(mine), out_(out),
+        call_(call), outgoing_(peers.size(), -1), got_(peers.size(), 0), served_(peers.size(), 0) {
     for (size_t i = 0; i < peers.size(); ++i) {
       if (peers[i].rank == my_rank) got_[i] = served_[i] = 1;
+    }
+    std::vector<fd_early> kept;
+    kept.swap(early_);
+    for (const fd_early &e : kept) {  // connections the last exchange accepted for this one
+      size_t who = peers.size();
+      for (size_t i = 0; i < peers.size(); ++i)
+        if (peers[i].pid == e.pid && peers[i].rank != me_) who = i;
+      if (who == peers.size()) {
+        ::close(e.fd);
+      } else if (e.hello_read) {
+        ready_.push_back(std::make_pair(e.fd, who));
+      } else {
+        incoming_.emplace_back(e.fd, who);
+      }
     }
   }
   ~exchange_round() {
     close_all(outgoing_);
-    for (auto &in : incoming_) ::close(in.first);
+    for (auto &in : incoming_) keep_for_next(in.first, in.second, false);  // a peer already in the next one
     if (refused_ > max_logged) {
       warn("%s: refused %zu connections to the descriptor socket in all (%zu not logged)", call_, refused_,
            refused_ - max_logged);
@@ -136,6 +153,8 @@ class exchange_round {
   }
 
   status run(clock::time_point deadline, double timeout_s) {
+    for (auto [fd, i] : ready_) SYMMEM_TRY(hand_over(fd, i));
+    ready_.clear();
     while (!done()) {
       if (clock::now() >= deadline) return timed_out(timeout_s);
       SYMMEM_TRY(connect_all());
@@ -173,7 +192,7 @@ class exchange_round {
       if (got_[i] || outgoing_[i] >= 0) continue;
       int s = connect_to(peers_[i]);
       if (s < 0) continue;  // backlog full or not there (yet): retried at the next tick
-      fd_hello h{me_, 0};
+      fd_hello h{me_, round_};
       if (!peer_is(s, peers_[i].pid) || ::send(s, &h, sizeof h, MSG_NOSIGNAL | MSG_DONTWAIT) != sizeof h) {
         ::close(s);
         return fail(SYMMEM_ERR_BOOTSTRAP, call_,
@@ -197,18 +216,31 @@ class exchange_round {
     return ok_status;
   }
 
-  // A peer's connection is readable: its 8-byte hello (sent whole by a PE) names the rank it claims.
+  // A peer's connection is readable: its 8-byte hello (sent whole by a PE) names the rank it claims
+  // and the exchange it is in: this one, or the next (it finished this one first).
   status serve(size_t k) {
     auto [fd, i] = incoming_[k];
     incoming_.erase(incoming_.begin() + static_cast<std::ptrdiff_t>(k));
     fd_hello h{};
     ssize_t n = ::recv(fd, &h, sizeof h, MSG_DONTWAIT);
-    status st = ok_status;
     if (n != sizeof h || h.rank != peers_[i].rank) {
       refuse_quietly(fd, "sent no valid hello");
       return ok_status;
     }
-    if (!served_[i] && !send_fds(fd, me_, mine_)) {
+    if (h.count == round_ + 1 && served_[i]) {
+      keep_for_next(fd, i, true);
+      return ok_status;
+    }
+    if (h.count != round_ || served_[i]) {
+      refuse_quietly(fd, "named another exchange");
+      return ok_status;
+    }
+    return hand_over(fd, i);
+  }
+
+  status hand_over(int fd, size_t i) {
+    status st = ok_status;
+    if (!send_fds(fd, me_, mine_)) {
       st = fail(SYMMEM_ERR_SYSTEM, call_, "cannot send the heap descriptor to PE %d: %s", peers_[i].rank,
                 std::strerror(errno));
     }
@@ -216,6 +248,8 @@ class exchange_round {
     ::close(fd);
     return st;
   }
+
+  void keep_for_next(int fd, size_t i, bool hello_read) { early_.push_back({fd, peers_[i].pid, hello_read}); }
 
   void accept_all() {
     for (;;) {
@@ -256,6 +290,8 @@ class exchange_round {
 
   int listen_fd_;
   int me_;
+  uint32_t round_;
+  std::vector<fd_early> &early_;
   const std::vector<fd_peer> &peers_;
   const std::vector<int> &mine_;
   std::vector<std::vector<int>> &out_;
@@ -263,6 +299,7 @@ class exchange_round {
   std::vector<int> outgoing_;                       // our connection to peer i, until its descriptors come
   std::vector<char> got_, served_;                  // peer i's descriptors taken; ours handed to peer i
   std::vector<std::pair<int, size_t>> incoming_;    // accepted from a PE, its hello not read yet
+  std::vector<std::pair<int, size_t>> ready_;       // hello read in the last exchange: serve at once
   size_t refused_ = 0;
 };
 
@@ -274,6 +311,7 @@ std::string fd_socket_name(int32_t pid, uint64_t nonce) {
 
 status fd_exchange::listen(uint64_t nonce, const char *call) {
   close();
+  round_ = 0;
   listen_fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   sockaddr_un addr{};
   socklen_t len = make_addr(fd_socket_name(::getpid(), nonce), addr);
@@ -287,6 +325,8 @@ status fd_exchange::listen(uint64_t nonce, const char *call) {
 }
 
 void fd_exchange::close() {
+  for (const fd_early &e : early_) ::close(e.fd);
+  early_.clear();
   if (listen_fd_ >= 0) {
     ::close(listen_fd_);
     listen_fd_ = -1;
@@ -296,7 +336,9 @@ void fd_exchange::close() {
 status fd_exchange::exchange(int my_rank, const std::vector<fd_peer> &peers, const std::vector<int> &mine,
                              std::vector<std::vector<int>> &out, double timeout_s, const char *call) {
   out.assign(peers.size(), {});
-  status st = exchange_round(listen_fd_, my_rank, peers, mine, out, call).run(deadline_after(timeout_s), timeout_s);
+  ++round_;
+  status st = exchange_round(listen_fd_, my_rank, round_, early_, peers, mine, out, call)
+                  .run(deadline_after(timeout_s), timeout_s);
   if (!st.ok()) {
     for (auto &v : out) {
       close_all(v);

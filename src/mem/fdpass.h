@@ -24,6 +24,15 @@ struct fd_peer {
   uint64_t nonce;
 };
 
+// A peer's connection accepted during one exchange that belongs to the next: a peer that has
+// finished an exchange may start the next one (the next collective allocation) while this PE is
+// still in it. Kept, with its hello read or not, for the next exchange.
+struct fd_early {
+  int fd;
+  int32_t pid;
+  bool hello_read;
+};
+
 class fd_exchange {
  public:
   fd_exchange() = default;
@@ -42,6 +51,8 @@ class fd_exchange {
 
  private:
   int listen_fd_ = -1;
+  uint32_t round_ = 0;              // exchanges made; every PE makes the same sequence of them
+  std::vector<fd_early> early_;     // connections for the next exchange
 };
 
 std::string fd_socket_name(int32_t pid, uint64_t nonce);

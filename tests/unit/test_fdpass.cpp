@@ -118,6 +118,73 @@ void run_with_strangers(int count, size_t bytes) {
       << log;
 }
 
+// Exchanges back to back, as a GPU heap's collective allocations make them: a PE that finished
+// one connects for the next while slower peers are still in the first. Before exchanges were
+// numbered, such a connection was taken for the current one and closed unanswered, and the fast
+// PE failed with "sent a malformed heap-descriptor message" (4 PEs on one GPU, every run).
+TEST(FdPass, BackToBackExchangesAmongFourProcesses) {
+  constexpr int n = 4, rounds = 300;
+  ::alarm(60);
+  std::vector<uint64_t> nonce(n);
+  for (int r = 0; r < n; ++r) nonce[static_cast<size_t>(r)] = 0x0123456789abcdefULL + static_cast<uint64_t>(r) * 7919;
+  int up[2], down[n][2];
+  ASSERT_EQ(::pipe(up), 0);
+  for (auto &d : down) ASSERT_EQ(::pipe(d), 0);
+  std::vector<pid_t> pid(n);
+  pid[0] = ::getpid();
+  auto run_pe = [&](int rank, fd_exchange &ex) {
+    std::vector<fd_peer> peers;
+    for (int r = 0; r < n; ++r) peers.push_back({r, pid[static_cast<size_t>(r)], nonce[static_cast<size_t>(r)]});
+    int bad = 0;
+    for (int round = 0; round < rounds && bad == 0; ++round) {
+      std::vector<int> mine;
+      for (int k = 0; k <= round % 3; ++k) mine.push_back(tagged_memfd(static_cast<char>(rank * 64 + (round + k) % 64)));
+      std::vector<std::vector<int>> got;
+      symmem::status st = ex.exchange(rank, peers, mine, got, 20, "malloc");
+      for (int f : mine) ::close(f);
+      if (!st.ok()) bad = 1000 + round;
+      for (int r = 0; r < n && bad == 0; ++r) {
+        const auto &v = got[static_cast<size_t>(r)];
+        if (r == rank ? !v.empty() : v.size() != static_cast<size_t>(round % 3 + 1)) bad = 2000 + round;
+        for (size_t k = 0; k < v.size() && bad == 0; ++k)
+          if (tag_of(v[k]) != static_cast<char>(r * 64 + (round + static_cast<int>(k)) % 64)) bad = 3000 + round;
+      }
+      for (auto &v : got) for (int f : v) ::close(f);
+    }
+    return bad;
+  };
+  for (int rank = 1; rank < n; ++rank) {
+    pid_t c = ::fork();
+    if (c == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      fd_exchange ex;
+      bool ok = ex.listen(nonce[static_cast<size_t>(rank)], "init").ok();
+      char go = static_cast<char>(ok);
+      (void)!::write(up[1], &go, 1);  // listening
+      for (auto &p : pid) (void)!::read(down[rank][0], &p, sizeof p);
+      ::_exit(ok && run_pe(rank, ex) == 0 ? 0 : 1);
+    }
+    pid[static_cast<size_t>(rank)] = c;
+  }
+  fd_exchange ex;
+  ASSERT_TRUE(ex.listen(nonce[0], "init").ok());
+  for (int k = 1; k < n; ++k) {
+    char go = 0;
+    ASSERT_EQ(::read(up[0], &go, 1), 1);
+    ASSERT_EQ(go, 1);
+  }
+  for (int rank = 1; rank < n; ++rank)
+    for (auto &p : pid) ASSERT_EQ(::write(down[rank][1], &p, sizeof p), static_cast<ssize_t>(sizeof p));
+  const int bad = run_pe(0, ex);
+  EXPECT_EQ(bad, 0) << "PE 0: the first failure's code (1000: exchange failed, 2000: count, 3000: tag) + round";
+  for (int rank = 1; rank < n; ++rank) {
+    int st = 0;
+    ASSERT_EQ(::waitpid(pid[static_cast<size_t>(rank)], &st, 0), pid[static_cast<size_t>(rank)]);
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << "PE " << rank;
+  }
+  ::alarm(0);
+}
+
 TEST(FdPass, TruncatedHelloFromStrangerIsRefused) { run_with_strangers(1, 4); }
 TEST(FdPass, SilentStrangerIsRefused) { run_with_strangers(1, 0); }
 TEST(FdPass, ManyStrangersAreRefused) { run_with_strangers(200, 8); }
