@@ -101,6 +101,25 @@ __device__ __forceinline__ T reduce_elem(const symmem_device_team &t, const T *s
 template <int OP, typename T>
 __device__ __forceinline__ void reduce_data(const symmem_device_team &t, T *dest, const T *src, size_t first, size_t n,
                                             size_t tid, size_t nth) {
+  /* Teams of up to 8: the members' source pointers are translated once and kept in registers, so
+   * each element costs its loads and combines only (per element translation made the one-thread
+   * form 2x slower than NVSHMEM's from 256 B up). Combined in team order, as reduce_elem does. */
+  constexpr int kRegs = 8;
+  if (t.size <= kRegs) {
+    const T *m[kRegs];
+#pragma unroll
+    for (int j = 0; j < kRegs; ++j) m[j] = j < t.size ? peer(src, member_pe(t, j), "reduce") + first : nullptr;
+#pragma unroll 4
+    for (size_t i = tid; i < n; i += nth) {
+      T acc = m[0][i];
+#pragma unroll
+      for (int j = 1; j < kRegs; ++j) {
+        if (j < t.size) acc = combine<OP>(acc, m[j][i]);
+      }
+      dest[i] = acc;
+    }
+    return;
+  }
   for (size_t i = tid; i < n; i += nth) dest[i] = reduce_elem<OP>(t, src, first + i);
 }
 
