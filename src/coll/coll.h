@@ -69,6 +69,8 @@ status fcollect_push(group &gr, void *dest, const void *src, size_t nbytes, cons
 status collect_push(group &gr, void *dest, const void *src, const std::vector<uint64_t> &sizes, const char *call);
 status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                      const char *call);
+status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                      const char *call);
 
 status reduce(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, uint32_t op_id,
               const char *call);

@@ -7,10 +7,13 @@
 // everything has landed, and the exit barrier. Pushing uses only this PE's source pointer, so a
 // source inside the destination (fcollect in place) works as on one host, and every transfer
 // is one-sided from the PE that has the data (no round trip per block, as a pull would need).
+#include <cstddef>
 #include <cstring>
 
 #include "coll/coll.h"
 #include "core/remote.h"
+#include "core/sync.h"
+#include "core/wait.h"
 
 namespace symmem::coll {
 namespace {
@@ -27,6 +30,53 @@ void push_all(group &gr, void *dest, size_t dst_off, const void *src, size_t len
 }
 
 }  // namespace
+
+// A team's broadcast across hosts, without the two barriers. The root announces the broadcast to
+// every member (a network add of 1 to the member's count of announced broadcasts); a member waits
+// for its count, copies the data from the root's source itself (a get), and adds 1 to the root's
+// count of takers; the root returns when every member took it (its source may then be reused).
+// A member's dest is written only by that member, inside its call, so a program that reuses one
+// dest for back-to-back broadcasts, or resets it between them, works as on one host; and a root
+// cannot start its next broadcast before the last one was taken. Counts are added, never stored,
+// so they may arrive in any order: a member that counts a later root's announcement before an
+// earlier root's knows the earlier root is in its broadcast (the later root took that one from
+// it), and that root waits for this member's take. A member: one announcement and a get; the
+// root: that and the last taker's add. The form it replaces took two barriers and a get.
+status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                      const char *call) {
+  teams::team &t = *gr.t;
+  if (gr.n == 1 || nbytes == 0) {
+    if (gr.n == 1 && update_root && dest != src && nbytes != 0) std::memmove(dest, src, nbytes);
+    return ok_status;
+  }
+  teams::team_area *mine = teams::area(t, core::g.my_pe);
+  const size_t area_off = teams::area_offset(t);
+  const int root_pe = gr.world(root);
+  if (gr.me != root) {
+    const uint64_t want = ++t.net_bcast_expect;
+    if (mine->net_bcast.load(std::memory_order_acquire) < want) {
+      core::spin_wait w(call, [root_pe, root] {
+        return strfmt("PE %d%s (team PE %d, the root) to start the broadcast", root_pe, core::remote_note(root_pe), root);
+      });
+      while (mine->net_bcast.load(std::memory_order_acquire) < want) w.pause();
+    }
+    fetch(dest, src, nbytes, root_pe, call);  // returns with the data
+    core::ctrl_add(root_pe, area_off + offsetof(teams::team_area, net_bcast_ack), 1, call);
+    return ok_status;
+  }
+  t.net_bcast_acks += static_cast<uint64_t>(gr.n - 1);
+  for (int k = 1; k < gr.n; ++k) {
+    core::ctrl_add(gr.world((gr.me + k) % gr.n), area_off + offsetof(teams::team_area, net_bcast), 1, call);
+  }
+  const uint64_t want = t.net_bcast_acks;
+  if (mine->net_bcast_ack.load(std::memory_order_acquire) < want) {
+    const int n = gr.n;
+    core::spin_wait w(call, [n] { return strfmt("the %d other PEs of the team to take the broadcast", n - 1); });
+    while (mine->net_bcast_ack.load(std::memory_order_acquire) < want) w.pause();
+  }
+  if (update_root && dest != src) std::memmove(dest, src, nbytes);
+  return ok_status;
+}
 
 status fcollect_push(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                      const char *call) {

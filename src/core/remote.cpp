@@ -446,6 +446,17 @@ void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call
        call);
 }
 
+void ctrl_add(int pe, size_t offset, uint64_t v, const char *call) {
+  if (!is_remote(pe)) {
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(g.ctrl_table[static_cast<size_t>(pe)] + offset))
+        .fetch_add(v, std::memory_order_release);
+    return;
+  }
+  must(r.net->amo(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, SYMMEM_NET_AMO_ADD, 8, v,
+                  0, nullptr, call),
+       pe, call);
+}
+
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call) {
   if (!is_remote(pe)) {
     std::memcpy(dst, g.ctrl_table[static_cast<size_t>(pe)] + offset, n);

@@ -78,6 +78,9 @@ void remote_progress();
 void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call);
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call);
 size_t ctrl_offset(const void *addr_in_my_ctrl);
+// Adds `v` to the 8-byte word at `offset` of PE pe's control segment: an atomic add with release
+// order for a node-local PE, a network atomic for a remote one (posted: the next quiet completes it).
+void ctrl_add(int pe, size_t offset, uint64_t v, const char *call);
 
 // What a proxy ring's requests do (core/proxy_exec.cpp): the runtime's routines, remote or mapped.
 std::unique_ptr<net::proxy_executor> make_proxy_executor();

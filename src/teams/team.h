@@ -37,6 +37,10 @@ struct team_area {
   alignas(64) std::atomic<uint64_t> bcast_ack;    // the last small broadcast this PE has finished
   alignas(64) unsigned char bcast_data[2][bcast_bytes];  // its data, by sequence parity
   bcast_line bcast_tiny[bcast_ring];               // short broadcasts sent as root, by sequence
+  // Broadcasts of a team that spans hosts (coll_net.cpp): one count per broadcast whose root has
+  // announced it to this PE, and one per member that has taken a broadcast this PE rooted.
+  alignas(64) std::atomic<uint64_t> net_bcast;
+  alignas(64) std::atomic<uint64_t> net_bcast_ack;
 };
 static_assert(core::ctrl_scratch_offset + max_teams * sizeof(team_area) <= core::ctrl_bytes,
               "team areas must fit in the control segment");
@@ -53,6 +57,8 @@ struct symmem_team_s {
   uint64_t bcast_base = 0;  // small broadcasts are numbered from here (epoch base << 32)
   uint64_t bcast_seq = 0;   // the last small broadcast on this team
   std::vector<uint64_t> bcast_seen;  // each member's acknowledgement as last read here (a cache)
+  uint64_t net_bcast_expect = 0;     // team_area::net_bcast once every broadcast so far was announced here
+  uint64_t net_bcast_acks = 0;       // team_area::net_bcast_ack once every broadcast rooted here was taken
   std::vector<int> pes;   // world PE of each team index
   symmem_team_config_t config{0};
   long config_mask = 0;

@@ -1,0 +1,87 @@
+/* Team broadcasts across hosts, back to back, with the root moving every call: on return a
+ * member's dest must hold that call's data, even when a later root's broadcast reached it first
+ * (the broadcast has no barrier; docs/multihost.md). One dest reused and reset by every member
+ * between calls, and a slot of a large poisoned array per call, each checked as the call returns.
+ * Then the same on a team split across the hosts, destroyed and split again into the same slot
+ * (its counts start over), and on sizes from 8 B to 256 KiB.
+ *
+ *   mh_bcast [ROUNDS]      (default 400) */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check_slot(const long *slot, size_t nelems, long round, int root, const char *what) {
+  for (size_t k = 0; k < nelems; ++k) {
+    const long want = round * 1000003L + root * 7919L + (long)k;
+    if (slot[k] != want) {
+      fprintf(stderr, "PE %d: %s: broadcast %ld (root %d) element %zu is %ld, want %ld\n", shmem_my_pe(), what, round,
+              root, k, slot[k], want);
+      shmem_global_exit(1);
+    }
+  }
+}
+
+/* `rounds` broadcasts on `team`, root i % size, `nelems` longs each: into one dest, which every
+ * member poisons right before each call (a program may reuse and reset its dest between
+ * broadcasts: nobody else writes it), and into slot i of `slots`. Checked as each call returns. */
+static long *one, *slots, *src;
+
+static void run(shmem_team_t team, long rounds, size_t nelems, const char *what) {
+  const int me = shmem_team_my_pe(team), size = shmem_team_n_pes(team);
+  memset(slots, 0xa5, (size_t)rounds * nelems * sizeof(long)); /* poison: unwritten data shows */
+  shmem_team_sync(team);
+  for (long i = 0; i < rounds; ++i) {
+    const int root = (int)(i % size);
+    if (me == root)
+      for (size_t k = 0; k < nelems; ++k) src[k] = i * 1000003L + root * 7919L + (long)k;
+    memset(one, 0xa5, nelems * sizeof(long));
+    if (shmem_long_broadcast(team, one, src, nelems, root) != 0) {
+      fprintf(stderr, "PE %d: %s: broadcast %ld failed\n", shmem_my_pe(), what, i);
+      shmem_global_exit(1);
+    }
+    check_slot(one, nelems, i, root, what);
+    long *slot = slots + (size_t)i * nelems;
+    if (shmem_long_broadcast(team, slot, src, nelems, root) != 0) {
+      fprintf(stderr, "PE %d: %s: broadcast %ld failed\n", shmem_my_pe(), what, i);
+      shmem_global_exit(1);
+    }
+    check_slot(slot, nelems, i, root, what);
+  }
+  shmem_team_sync(team);
+  for (long i = 0; i < rounds; ++i) check_slot(slots + (size_t)i * nelems, nelems, i, (int)(i % size), what);
+}
+
+int main(int argc, char **argv) {
+  shmem_init();
+  const long rounds = argc > 1 ? atol(argv[1]) : 400;
+  const int me = shmem_my_pe(), n = shmem_n_pes();
+  const size_t most = (size_t)rounds * 128 > 8 * 32768 ? (size_t)rounds * 128 : 8 * 32768; /* longs */
+  one = shmem_malloc(32768 * sizeof(long));
+  slots = shmem_malloc(most * sizeof(long));
+  src = shmem_malloc(32768 * sizeof(long));
+  if (!one || !slots || !src) {
+    fprintf(stderr, "PE %d: shmem_malloc failed\n", me);
+    shmem_global_exit(1);
+  }
+  run(SHMEM_TEAM_WORLD, rounds, 1, "world, 8 B");
+  run(SHMEM_TEAM_WORLD, rounds / 4, 128, "world, 1 KiB");
+  run(SHMEM_TEAM_WORLD, 8, 32768, "world, 256 KiB");
+  for (int again = 0; again < 3; ++again) {
+    /* every other PE: with the PEs filling the hosts in order, a team with members on each host */
+    shmem_team_t odd = SHMEM_TEAM_INVALID;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n / 2, NULL, 0, &odd);
+    if (odd != SHMEM_TEAM_INVALID) {
+      run(odd, rounds / 2, 3, "odd PEs");
+      shmem_team_destroy(odd);
+    }
+    shmem_barrier_all();
+  }
+  shmem_barrier_all();
+  shmem_free(src);
+  shmem_free(slots);
+  shmem_free(one);
+  if (me == 0) printf("mh_bcast: %d PEs ok\n", n);
+  shmem_finalize();
+  return 0;
+}
