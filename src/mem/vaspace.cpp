@@ -73,8 +73,7 @@ uint64_t mix64(uint64_t x) {  // splitmix64: spreads the shared seed over the ad
 }
 
 // Candidate `round`: first the PEs' own proposals, then addresses drawn from a seed every PE
-// computes alike (a hash of all proposals) in [16 TiB, 80 TiB): far from where Linux puts the
-// program (~85 TiB up) and the mmap area (~127 TiB down), so almost surely free on every PE.
+// computes alike (a hash of all proposals) in the shared-candidate window (vaspace.h).
 // Two PEs whose mmap areas start within a heap's size of each other take each other's proposals,
 // which is why the proposals alone are not enough (seen in about one init in a few hundred).
 uintptr_t candidate(const std::vector<uintptr_t> &proposals, size_t round, size_t align) {
@@ -86,15 +85,22 @@ uintptr_t candidate(const std::vector<uintptr_t> &proposals, size_t round, size_
   for (uintptr_t p : proposals) {
     seed = mix64(seed ^ p);
   }
-  constexpr uint64_t lo = uint64_t{16} << 40;
-  constexpr uint64_t span = uint64_t{64} << 40;
-  const uint64_t slots = span / align;
-  return static_cast<uintptr_t>(lo + (mix64(seed + round) % slots) * align);
+  const address_window win = shared_candidate_window();
+  const uint64_t slots = (win.hi - win.lo) / align;
+  return static_cast<uintptr_t>(win.lo + (mix64(seed + round) % slots) * align);
 }
 
 constexpr size_t max_candidates = 24;
 
 }  // namespace
+
+address_window shared_candidate_window() {
+#if defined(__SANITIZE_THREAD__)
+  return {uintptr_t{0x550000000000}, uintptr_t{0x568000000000}};  // 85 .. 86.5 TiB
+#else
+  return {uintptr_t{16} << 40, uintptr_t{80} << 40};
+#endif
+}
 
 status agree_on_address(boot::bootstrap &b, reserver &r, size_t size, size_t align, uintptr_t &out) {
   const auto n = static_cast<size_t>(b.size());

@@ -24,6 +24,18 @@ class reserver {
   [[nodiscard]] virtual const char *what() const = 0;  // "host heap", "GPU heap"
 };
 
+// Where the PEs look together when none of their own proposals is free on every PE: a window far
+// from where Linux puts the program (~85 TiB up) and the mmap area (~127 TiB down), so almost
+// surely free on every PE: [16 TiB, 80 TiB). Under ThreadSanitizer only a few windows of the
+// address space may hold the program's mappings (its shadow takes the rest; its mmap interceptor
+// turns an address outside them into 0, which MAP_FIXED_NOREPLACE then maps for root, and TSan
+// ends the process): there it is the window of position-independent programs, 85 .. 86.5 TiB,
+// which holds only the program's own few megabytes.
+struct address_window {
+  uintptr_t lo, hi;
+};
+address_window shared_candidate_window();
+
 // Collective over the bootstrap: on success every PE holds a reservation at the same `out`.
 status agree_on_address(boot::bootstrap &b, reserver &r, size_t size, size_t align, uintptr_t &out);
 
