@@ -739,7 +739,10 @@ class job final : public host_events {
     int32_t status = 0;
     std::memcpy(&status, payload.data(), sizeof status);
     exit_status_ = status;  // the job's status, even 0: the PE chose it
-    abort_job(strf("PE %d called global_exit(%d)", c.rank, status), connected_except(c.rank));
+    const std::string text = strf("PE %d called global_exit(%d)", c.rank, status);
+    // Said here too: a PE still busy when the grace period ends is stopped before it can say it.
+    say(text + "; stopping the job");
+    abort_job(text, connected_except(c.rank));
   }
 
   // A connection that breaks the protocol gets ABORT with the reason and is dropped. A PE turned

@@ -53,6 +53,11 @@ int main(int argc, char **argv) {
     if (me == n - 1) shmem_global_exit(7);
     shmem_barrier_all(); /* the others are stopped by the launcher */
     sleep(30);
+  } else if (!strcmp(which, "global_exit_busy")) {
+    /* the others compute, outside the library, through the launcher's grace period: they are
+     * stopped before they can say why, so the launcher must say it */
+    if (me == n - 1) shmem_global_exit(7);
+    sleep(30);
   } else if (!strcmp(which, "bad_cmp")) {
     shmem_long_wait_until(sym, 42, 0);
   } else {
