@@ -8,6 +8,7 @@
 #   --out DIR    results (default bench/results/net-<date>-<time>): the CSVs, logs, comparison.txt
 #   --build DIR  the symmem build directory (default <repo>/build-bench)
 #   --quick      sizes up to 1 MiB, 3 repetitions (a smoke test)
+#   --no-oshmem  symmem and ucx_perftest only (OSHMEM's latencies are ~8 ms on a 2-vCPU VM: slow)
 # What runs, on hosts A and B (one PE each for shmem_bench, two each for coll_bench):
 #   OSHMEM  ip netns exec A oshrun -np N --host A:k,B:k --mca plm_rsh_agent bench/netns_rsh.sh ...
 #   symmem  symmem-run --hosts A:k,B:k --launch-agent 'ip netns exec {host}' ...
@@ -21,6 +22,7 @@ rounds=3
 out=""
 build="$repo/build-bench"
 quick=0
+oshmem=1
 jobs=$(nproc 2>/dev/null || echo 2)
 args=("$@")
 while [ $# -gt 0 ]; do
@@ -29,6 +31,7 @@ while [ $# -gt 0 ]; do
     --out) out="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
+    --no-oshmem) oshmem=0; shift ;;
     -j) jobs="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "compare_net.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -44,10 +47,12 @@ if [ -z "${NETNS_HOSTS:-}" ]; then
     >"$out/cmake.log" 2>&1 &&
     make -C "$build" -j"$jobs" shmem_bench coll_bench symmem-run symmem_net_ucx >"$out/make.log" 2>&1 ||
     { echo "ERROR: the symmem build failed (see $out/make.log)" >&2; exit 1; }
-  echo "### building shmem_bench and coll_bench with oshcc -O2"
-  oshcc -O2 -std=c11 "$here/shmem_bench.c" -o "$out/shmem_bench_oshmem" &&
-    oshcc -O2 -std=c11 "$here/coll_bench.c" -o "$out/coll_bench_oshmem" ||
-    { echo "ERROR: oshcc build failed (Debian: openmpi-bin libopenmpi-dev)" >&2; exit 1; }
+  if [ "$oshmem" = 1 ]; then
+    echo "### building shmem_bench and coll_bench with oshcc -O2"
+    oshcc -O2 -std=c11 "$here/shmem_bench.c" -o "$out/shmem_bench_oshmem" &&
+      oshcc -O2 -std=c11 "$here/coll_bench.c" -o "$out/coll_bench_oshmem" ||
+      { echo "ERROR: oshcc build failed (Debian: openmpi-bin libopenmpi-dev)" >&2; exit 1; }
+  fi
   exec "$repo/tests/net/netns.sh" -n 2 "$0" "${args[@]}" --out "$out"
 fi
 
@@ -72,10 +77,10 @@ run() {  # name, command...: a CSV in $out/name.csv, the output in $out/name.log
   echo "    exit $?"
 }
 for r in $(seq 1 "$rounds"); do
-  run oshmem_r$r env BENCH_IMPL=oshmem "${osh[@]}" -x BENCH_IMPL -np 2 --host "$A:1,$B:1" \
+  [ "$oshmem" = 0 ] || run oshmem_r$r env BENCH_IMPL=oshmem "${osh[@]}" -x BENCH_IMPL -np 2 --host "$A:1,$B:1" \
     "$out/shmem_bench_oshmem" "$out/oshmem_r$r.csv"
   run symmem_r$r env BENCH_IMPL=symmem "${sym[@]}" --hosts "$A:1,$B:1" "$build/bench/shmem_bench" "$out/symmem_r$r.csv"
-  run coll_oshmem_r$r env COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$out/coll_oshmem_r$r.csv" "${osh[@]}" \
+  [ "$oshmem" = 0 ] || run coll_oshmem_r$r env COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$out/coll_oshmem_r$r.csv" "${osh[@]}" \
     -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -np 4 --host "$A:2,$B:2" "$out/coll_bench_oshmem"
   run coll_symmem_r$r env COLL_BENCH_IMPL=symmem COLL_BENCH_CSV="$out/coll_symmem_r$r.csv" "${sym[@]}" \
     --hosts "$A:2,$B:2" "$build/bench/coll_bench"
