@@ -38,6 +38,11 @@ bool device_code_present();
 // node-local peer's window (collective; gpu_provider.cpp).
 status map_user_buffer(size_t offset, size_t length, CUmemGenericAllocationHandle h);
 void unmap_user_buffer(size_t offset, size_t length);
+// The GPU heap commits in extents of this many bytes (aligned in the heap), so memory committed
+// for one allocation reaches past it; a registered buffer takes whole extents of its own.
+size_t user_buffer_extent();
+// True when no committed memory of the heap reaches both into and out of the range.
+bool user_range_clean(size_t offset, size_t length);
 // Makes this PE's context current on the calling thread (host API calls may come from any thread).
 void make_current();
 

@@ -103,13 +103,15 @@ class gpu_provider final : public mem::provider {
   // Maps the user's allocation handle at heap offset `offset` here and in every peer's window.
   status map_user(size_t offset, size_t length, CUmemGenericAllocationHandle h);
   void unmap_user(size_t offset, size_t length);
+  // True when no mapped chunk reaches both into and out of [offset, offset+length).
+  bool clean_range(size_t offset, size_t length) const;
+  static constexpr size_t extent_granules = 32;  // 64 MiB: the unit of commit (new_chunks)
 
  private:
   struct chunk {
     size_t first, count;  // granules
   };
   static constexpr uint32_t no_chunk = UINT32_MAX;
-  static constexpr size_t extent_granules = 32;  // 64 MiB: the unit of commit (new_chunks)
   std::vector<chunk> new_chunks(size_t offset, size_t length);
   status map_range(uintptr_t at, size_t bytes, CUmemGenericAllocationHandle h, const char *whose);
   status create_chunk(const chunk &c, CUmemGenericAllocationHandle &h, int &fd);
@@ -355,6 +357,18 @@ status gpu_provider::map_user(size_t offset, size_t length, CUmemGenericAllocati
   return st;
 }
 
+bool gpu_provider::clean_range(size_t offset, size_t length) const {
+  const size_t first = offset / core::granule_bytes, count = length / core::granule_bytes;
+  for (size_t i = first; i < first + count && i < chunk_of_.size(); ++i) {
+    const uint32_t k = chunk_of_[i];
+    if (k == no_chunk) continue;
+    size_t n = 0;
+    while (k + n < chunk_of_.size() && chunk_of_[k + n] == k) ++n;
+    if (k < first || k + n > first + count) return false;
+  }
+  return true;
+}
+
 void gpu_provider::unmap_user(size_t offset, size_t length) {
   make_current();
   (void)cu.cuCtxSynchronize();
@@ -402,6 +416,13 @@ status map_user_buffer(size_t offset, size_t length, CUmemGenericAllocationHandl
   auto *p = dynamic_cast<gpu_provider *>(core::g.heap.get());
   if (p == nullptr) return fail(SYMMEM_ERR_UNSUPPORTED, "buffer_register_symmetric", "the heap is not in GPU memory");
   return p->map_user(offset, length, h);
+}
+
+size_t user_buffer_extent() { return gpu_provider::extent_granules * core::granule_bytes; }
+
+bool user_range_clean(size_t offset, size_t length) {
+  auto *p = dynamic_cast<gpu_provider *>(core::g.heap.get());
+  return p == nullptr || p->clean_range(offset, length);
 }
 
 void unmap_user_buffer(size_t offset, size_t length) {

@@ -5,8 +5,11 @@
 // the range. A symmetric registration maps the program's cuMemCreate allocation into the symmetric
 // heap: the allocator hands out a heap range (the same on every PE, as for malloc), the allocation
 // is mapped there and exported to the node-local peers, which map it into their windows.
+#include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <vector>
 
 #include "core/state.h"
 #include "cuda/cu_api.h"
@@ -74,8 +77,22 @@ void *symmem_buffer_register_symmetric(void *addr, size_t length, int flags) {
   CUresult e = sc::cu.cuMemRetainAllocationHandle(&h, addr);
   std::optional<size_t> off;
   if (e == CUDA_SUCCESS) {
+    // Whole commit extents of its own: memory the heap committed for other allocations (the
+    // runtime's own, at init, included) reaches past them to the end of their extent, and a
+    // buffer sharing an extent with it could not be mapped there. A range that still meets
+    // such memory (a retained run of several extents) is held and the next one tried; every PE
+    // makes the same choices (the allocator and the commits are the same on every PE).
+    const size_t ext = sc::user_buffer_extent();
+    const size_t span = length <= SIZE_MAX - (ext - 1) ? (length + ext - 1) / ext * ext : 0;
+    std::vector<size_t> held;
     std::lock_guard<symmem::core::spinlock> lock(g.alloc_mutex);
-    off = g.alloc.allocate(length, symmem::core::granule_bytes);  // same range on every PE: same sequence
+    for (int tries = 0; span != 0 && tries < 16; ++tries) {
+      off = g.alloc.allocate(span, ext);  // same range on every PE: same sequence
+      if (!off || sc::user_range_clean(*off, span)) break;
+      held.push_back(*off);
+      off.reset();
+    }
+    for (size_t h : held) g.alloc.release(h);
   }
   // Every PE takes part in the descriptor exchange, also one that failed, so none waits forever.
   symmem::status st = e != CUDA_SUCCESS

@@ -29,6 +29,43 @@ __global__ void through_ptr(int *x, int me) {
   nvshmem_fence();
 }
 
+// nvshmemx_buffer_register_symmetric of the program's own cuMemCreate memory, with heap
+// allocations already live (the runtime's own and ours share the heap's first commit extent):
+// before, registering was refused ("shares memory with live allocations"), which is what
+// NVSHMEM's user-buffer example does. Each PE puts its rank into its right neighbour's buffer.
+void registered_buffer(int me, int npes) {
+  int dev = 0;
+  CK(cudaGetDevice(&dev));
+  CUmemAllocationProp prop = {};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = dev;
+  prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  const size_t size = size_t(2) << 20;
+  CUmemGenericAllocationHandle h;
+  CUdeviceptr va = 0;
+  EXPECT(cuMemCreate(&h, size, &prop, 0) == CUDA_SUCCESS, "cuMemCreate");
+  EXPECT(cuMemAddressReserve(&va, size, 0, 0, 0) == CUDA_SUCCESS, "cuMemAddressReserve");
+  EXPECT(cuMemMap(va, size, 0, h, 0) == CUDA_SUCCESS, "cuMemMap");
+  CUmemAccessDesc acc = {};
+  acc.location = prop.location;
+  acc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  EXPECT(cuMemSetAccess(va, size, &acc, 1) == CUDA_SUCCESS, "cuMemSetAccess");
+  int *sym = (int *)nvshmemx_buffer_register_symmetric((void *)va, size, 0);
+  EXPECT(sym != nullptr, "PE %d: nvshmemx_buffer_register_symmetric with live allocations", me);
+  CK(cudaMemset(sym, gt::poison, size));
+  nvshmem_barrier_all();
+  const int left = (me - 1 + npes) % npes;
+  nvshmem_int_p(sym + 1000, 500 + me, (me + 1) % npes);
+  nvshmem_barrier_all();
+  int got = 0;
+  CK(cudaMemcpy(&got, (void *)(va + 1000 * sizeof(int)), sizeof got, cudaMemcpyDeviceToHost));  // the user's own view
+  EXPECT(got == 500 + left, "PE %d: a put into the registered buffer: %d, want %d", me, got, 500 + left);
+  EXPECT(nvshmemx_buffer_unregister_symmetric(sym, size) == 0, "nvshmemx_buffer_unregister_symmetric");
+  EXPECT(cuMemUnmap(va, size) == CUDA_SUCCESS && cuMemAddressFree(va, size) == CUDA_SUCCESS &&
+             cuMemRelease(h) == CUDA_SUCCESS, "releasing the buffer");
+}
+
 int main() {
   gt::skip_without_gpu("nvshmem_compat_test");
   nvshmem_init();
@@ -70,6 +107,8 @@ int main() {
   EXPECT(nvshmem_int_g(x, me) == 31 + left, "PE %d: store through device nvshmem_ptr", me);
   nvshmem_int_atomic_add(x, 10, me);
   EXPECT(nvshmem_int_atomic_fetch(x, me) == 41 + left, "host atomic on GPU heap");
+
+  registered_buffer(me, npes);
 
   nvshmem_team_t even = NVSHMEM_TEAM_INVALID;
   int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
