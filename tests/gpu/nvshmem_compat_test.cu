@@ -33,7 +33,25 @@ __global__ void through_ptr(int *x, int me) {
 // allocations already live (the runtime's own and ours share the heap's first commit extent):
 // before, registering was refused ("shares memory with live allocations"), which is what
 // NVSHMEM's user-buffer example does. Each PE puts its rank into its right neighbour's buffer.
+// The driver calls through the runtime's entry-point query, so the program does not link libcuda
+// (without a GPU driver it must still start, and report itself skipped).
+template <typename F>
+F driver_fn(const char *name) {
+  void *fn = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  CK(cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &q));
+  EXPECT(fn != nullptr && q == cudaDriverEntryPointSuccess, "driver entry point %s", name);
+  return reinterpret_cast<F>(fn);
+}
+
 void registered_buffer(int me, int npes) {
+  auto cuMemCreate = driver_fn<decltype(&::cuMemCreate)>("cuMemCreate");
+  auto cuMemAddressReserve = driver_fn<decltype(&::cuMemAddressReserve)>("cuMemAddressReserve");
+  auto cuMemMap = driver_fn<decltype(&::cuMemMap)>("cuMemMap");
+  auto cuMemSetAccess = driver_fn<decltype(&::cuMemSetAccess)>("cuMemSetAccess");
+  auto cuMemUnmap = driver_fn<decltype(&::cuMemUnmap)>("cuMemUnmap");
+  auto cuMemAddressFree = driver_fn<decltype(&::cuMemAddressFree)>("cuMemAddressFree");
+  auto cuMemRelease = driver_fn<decltype(&::cuMemRelease)>("cuMemRelease");
   int dev = 0;
   CK(cudaGetDevice(&dev));
   CUmemAllocationProp prop = {};
