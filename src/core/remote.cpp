@@ -264,13 +264,17 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   return ok_status;
 }
 
-status remote_finalize(const char *call) {
+status remote_quiesce(const char *call) {
   if (!g.remote) return ok_status;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);  // contexts not destroyed: complete them too
     for (const auto &cw : r.ctx_workers) SYMMEM_TRY(r.net->quiet(cw.w, -1, call));
   }
-  SYMMEM_TRY(r.net->quiet(r.worker, -1, call));
+  return r.net->quiet(r.worker, -1, call);
+}
+
+status remote_finalize(const char *call) {
+  if (!g.remote) return ok_status;
   r.net->closing();
   return g.boot->barrier(call);  // meanwhile the progress thread serves the peers' last operations
 }

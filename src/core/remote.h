@@ -33,8 +33,13 @@ bool is_remote(int pe);
 // job spans hosts (host[p]: PE p's host identity), registers the control segment, and exchanges
 // what remote PEs need. Prints each remote route with SYMMEM_DEBUG=info.
 status remote_init(const std::vector<uint64_t> &host, const char *call);
-// In finalize: the last flush, a bootstrap barrier (the progress thread serves the peers' last
-// operations meanwhile), then the transport closes.
+// In finalize, before its barrier: flushes every network worker (contexts' too). Before the barrier,
+// not after: a flush can need a peer's context worker to answer (an endpoint that worker opened to
+// this PE), and a peer past the barrier waits in the bootstrap, where only its default worker is
+// progressed (by the progress thread): Sandia's many-ctx hung there, one run in three.
+status remote_quiesce(const char *call);
+// In finalize, after its barrier: a bootstrap barrier (the progress thread serves the peers'
+// last operations meanwhile), then the transport closes.
 status remote_finalize(const char *call);
 void remote_teardown();
 

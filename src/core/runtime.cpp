@@ -384,7 +384,8 @@ void symmem_finalize(void) {
     core::gpu_quiesce();  // no kernel of this PE may write into a peer's heap once that peer tears down
   }
   core::call_record rec{core::call_finalize, 1, 0, 0};
-  status st = core::collective_sync(rec, "finalize");
+  status st = core::remote_quiesce("finalize");
+  if (st.ok()) st = core::collective_sync(rec, "finalize");
   if (st.ok()) st = core::remote_finalize("finalize");
   if (!st.ok()) {
     fatal("finalize", "the PEs did not finalize together; ending the job");
