@@ -60,17 +60,22 @@ void put_to(void *dst, const void *src, size_t len, int world, const char *call)
   std::memcpy(core::translate(dst, len, world, call), src, len);
 }
 
-namespace {
-
-// Waits until `flag` holds at least `value`.
-void wait_at_least(const std::atomic<uint64_t> &flag, uint64_t value, int world, const char *what, const char *call) {
+void wait_at_least(const std::atomic<uint64_t> &flag, uint64_t value, std::function<std::string()> describe,
+                   const char *call) {
   if (flag.load(std::memory_order_acquire) >= value) return;
-  core::spin_wait w(call, [world, what] { return strfmt("PE %d %s", world, what); });
+  core::spin_wait w(call, std::move(describe));
   const bool yield_first = core::node_oversubscribed();  // give the core to the PE awaited
   while (flag.load(std::memory_order_acquire) < value) {
     if (yield_first) sched_yield();
     w.pause();
   }
+}
+
+namespace {
+
+void wait_for_pe(const std::atomic<uint64_t> &flag, uint64_t value, int world, const char *what, const char *call) {
+  if (flag.load(std::memory_order_acquire) >= value) return;  // the usual case: no message built
+  wait_at_least(flag, value, [world, what] { return strfmt("PE %d %s", world, what); }, call);
 }
 
 // Small broadcast without a barrier (the flag-and-acknowledge scheme of shared-memory MPI
@@ -92,7 +97,7 @@ void wait_acks(group &gr, teams::team &t, uint64_t seq, uint64_t depth, const ch
     uint64_t &seen = t.bcast_seen[static_cast<size_t>(i)];
     if (i == gr.me || seen >= upto) continue;
     const std::atomic<uint64_t> &ack = teams::area(t, gr.world(i))->bcast_ack;
-    wait_at_least(ack, upto, gr.world(i), "to finish an earlier broadcast", call);
+    wait_for_pe(ack, upto, gr.world(i), "to finish an earlier broadcast", call);
     seen = ack.load(std::memory_order_acquire);
   }
 }
@@ -112,7 +117,7 @@ status broadcast_flag(group &gr, void *dest, const void *src, size_t nbytes, int
     flag.store(seq, std::memory_order_release);
     if (update_root && dest != src) std::memmove(dest, src, nbytes);
   } else {
-    wait_at_least(flag, seq, gr.world(root), "(the root) to reach the broadcast", call);
+    wait_for_pe(flag, seq, gr.world(root), "(the root) to reach the broadcast", call);
     std::memcpy(dest, buf, nbytes);
   }
   teams::area(t, core::g.my_pe)->bcast_ack.store(seq, std::memory_order_release);
@@ -135,7 +140,7 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
     }
     return broadcast_flag(gr, dest, src, nbytes, root, update_root, call);
   }
-  if (gr.t != nullptr && !gr.local) return broadcast_push(gr, dest, src, nbytes, root, update_root, call);
+  if (gr.t != nullptr && !gr.local) return broadcast_pull(gr, dest, src, nbytes, root, update_root, call);
   const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
   const bool is_root = gr.me == root;
   if (gr.shm() && nbytes <= teams::coll_bytes) {

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "common/checked.h"
@@ -37,6 +39,10 @@ struct group {
 // the mapping, or a get over the network for a PE on another host. put_to is the reverse.
 void fetch(void *dst, const void *src, size_t len, int world, const char *call);
 void put_to(void *dst, const void *src, size_t len, int world, const char *call);
+// Waits (bounded, progressing the network) until `flag` holds at least `value`; `describe` says
+// what is awaited, for the message of a wait that runs out.
+void wait_at_least(const std::atomic<uint64_t> &flag, uint64_t value, std::function<std::string()> describe,
+                   const char *call);
 
 // The group of a team (nullptr-safe: reports and returns false for an invalid team).
 bool team_group(symmem_team_t h, group &gr, const char *call);
@@ -69,7 +75,7 @@ status fcollect_push(group &gr, void *dest, const void *src, size_t nbytes, cons
 status collect_push(group &gr, void *dest, const void *src, const std::vector<uint64_t> &sizes, const char *call);
 status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                      const char *call);
-status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call);
 
 status reduce(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, uint32_t op_id,

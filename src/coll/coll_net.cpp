@@ -13,7 +13,6 @@
 #include "coll/coll.h"
 #include "core/remote.h"
 #include "core/sync.h"
-#include "core/wait.h"
 
 namespace symmem::coll {
 namespace {
@@ -42,24 +41,17 @@ void push_all(group &gr, void *dest, size_t dst_off, const void *src, size_t len
 // earlier root's knows the earlier root is in its broadcast (the later root took that one from
 // it), and that root waits for this member's take. A member: one announcement and a get; the
 // root: that and the last taker's add. The form it replaces took two barriers and a get.
-status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call) {
+  if (nbytes == 0) return ok_status;  // (a one-PE team is node-local: it never comes here)
   teams::team &t = *gr.t;
-  if (gr.n == 1 || nbytes == 0) {
-    if (gr.n == 1 && update_root && dest != src && nbytes != 0) std::memmove(dest, src, nbytes);
-    return ok_status;
-  }
   teams::team_area *mine = teams::area(t, core::g.my_pe);
   const size_t area_off = teams::area_offset(t);
   const int root_pe = gr.world(root);
   if (gr.me != root) {
-    const uint64_t want = ++t.net_bcast_expect;
-    if (mine->net_bcast.load(std::memory_order_acquire) < want) {
-      core::spin_wait w(call, [root_pe, root] {
-        return strfmt("PE %d%s (team PE %d, the root) to start the broadcast", root_pe, core::remote_note(root_pe), root);
-      });
-      while (mine->net_bcast.load(std::memory_order_acquire) < want) w.pause();
-    }
+    wait_at_least(mine->net_bcast, ++t.net_bcast_expect, [root_pe, root] {
+      return strfmt("PE %d%s (team PE %d, the root) to start the broadcast", root_pe, core::remote_note(root_pe), root);
+    }, call);
     fetch(dest, src, nbytes, root_pe, call);  // returns with the data
     core::ctrl_add(root_pe, area_off + offsetof(teams::team_area, net_bcast_ack), 1, call);
     return ok_status;
@@ -68,12 +60,9 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
   for (int k = 1; k < gr.n; ++k) {
     core::ctrl_add(gr.world((gr.me + k) % gr.n), area_off + offsetof(teams::team_area, net_bcast), 1, call);
   }
-  const uint64_t want = t.net_bcast_acks;
-  if (mine->net_bcast_ack.load(std::memory_order_acquire) < want) {
-    const int n = gr.n;
-    core::spin_wait w(call, [n] { return strfmt("the %d other PEs of the team to take the broadcast", n - 1); });
-    while (mine->net_bcast_ack.load(std::memory_order_acquire) < want) w.pause();
-  }
+  const int n = gr.n;
+  wait_at_least(mine->net_bcast_ack, t.net_bcast_acks,
+                [n] { return strfmt("the %d other PEs of the team to take the broadcast", n - 1); }, call);
   if (update_root && dest != src) std::memmove(dest, src, nbytes);
   return ok_status;
 }

@@ -120,6 +120,7 @@ class gpu_provider final : public mem::provider {
   status commit_batch(const std::vector<chunk> &chunks);
   void note_mapped(const chunk &c, size_t live_from, size_t live_to);
   void unmap_chunk(size_t first);
+  size_t run_of(size_t first) const;  // granules of the chunk that starts at granule `first`
 
   gpu_reserver reserver_;
   CUmemAllocationProp prop_{};
@@ -288,10 +289,15 @@ status gpu_provider::commit(size_t offset, size_t length) {
   return ok_status;
 }
 
-void gpu_provider::unmap_chunk(size_t first) {
-  const size_t g = core::granule_bytes;
+size_t gpu_provider::run_of(size_t first) const {
   size_t n = 0;
   while (first + n < chunk_of_.size() && chunk_of_[first + n] == first) ++n;
+  return n;
+}
+
+void gpu_provider::unmap_chunk(size_t first) {
+  const size_t g = core::granule_bytes;
+  const size_t n = run_of(first);
   (void)cu.cuMemUnmap(static_cast<CUdeviceptr>(base_ + first * g), n * g);
   for (const peer_map &m : peers_) {
     (void)cu.cuMemUnmap(static_cast<CUdeviceptr>(m.at + first * g), n * g);
@@ -326,18 +332,13 @@ status gpu_provider::map_user(size_t offset, size_t length, CUmemGenericAllocati
   // The allocator may hand out granules it kept mapped for reuse (SYMMEM_HEAP_RETAIN): their
   // chunks go first; one reaching outside the range still backs other data.
   status st = ok_status;
-  for (size_t i = c.first; i < c.first + c.count && st.ok(); ++i) {
-    const uint32_t k = chunk_of_[i];
-    if (k == no_chunk) continue;
-    size_t n = 0;
-    while (k + n < chunk_of_.size() && chunk_of_[k + n] == k) ++n;
-    if (k < c.first || k + n > c.first + c.count) {
-      st = fail(SYMMEM_ERR_OUT_OF_MEMORY, "buffer_register_symmetric",
-                "the heap range for the buffer shares memory with live allocations; register buffers before "
-                "allocating, or set SYMMEM_HEAP_RETAIN=0");
-    } else {
-      unmap_chunk(k);
-    }
+  if (!clean_range(offset, length)) {
+    st = fail(SYMMEM_ERR_OUT_OF_MEMORY, "buffer_register_symmetric",
+              "the heap range for the buffer shares memory with live allocations; register buffers before "
+              "allocating, or set SYMMEM_HEAP_RETAIN=0");
+  } else {
+    for (size_t i = c.first; i < c.first + c.count; ++i)
+      if (chunk_of_[i] != no_chunk) unmap_chunk(chunk_of_[i]);  // each lies inside the range
   }
   std::vector<int> fds;
   if (st.ok()) st = map_range(base_ + offset, length, h, "this PE's");
@@ -361,10 +362,7 @@ bool gpu_provider::clean_range(size_t offset, size_t length) const {
   const size_t first = offset / core::granule_bytes, count = length / core::granule_bytes;
   for (size_t i = first; i < first + count && i < chunk_of_.size(); ++i) {
     const uint32_t k = chunk_of_[i];
-    if (k == no_chunk) continue;
-    size_t n = 0;
-    while (k + n < chunk_of_.size() && chunk_of_[k + n] == k) ++n;
-    if (k < first || k + n > first + count) return false;
+    if (k != no_chunk && (k < first || k + run_of(k) > first + count)) return false;
   }
   return true;
 }

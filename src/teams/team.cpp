@@ -9,7 +9,6 @@
 #include <atomic>
 #include <mutex>
 
-#include "core/remote.h"
 #include "core/sync.h"
 #include "teams/team.h"
 
@@ -25,11 +24,13 @@ struct pool_state {
   std::atomic<uint64_t> nonce{0};    // the job (g.nonce) the pool was set up for
   uint64_t used = 0;                 // live slots on this PE
   uint64_t last_epoch[max_teams]{};  // epoch reached on each slot, kept after destroy
-  // team_area::net_bcast of each slot when its last team was destroyed (0 in a new job): where the
-  // next team's broadcast counts start. Read at destroy, after its sync, when no count is in flight;
-  // at creation it could already hold a count of the new team (its root may be a step ahead).
-  uint64_t net_bcast_base[max_teams]{};
-  uint64_t net_bcast_ack_base[max_teams]{};
+  // team_area::net_bcast and net_bcast_ack of each slot when its last team was destroyed (0 in a
+  // new job): where the next team's broadcast counts start. Read at destroy, when every count
+  // of the team has landed (each one was waited for inside its broadcast); at creation the area
+  // could already hold a count of the new team (its root may be a step ahead).
+  struct net_bcast_counts {
+    uint64_t announced = 0, taken = 0;
+  } net_bcast_base[max_teams]{};
 } ps __attribute__((init_priority(101)));
 
 void set_members(team &t, int slot, std::vector<int> pes) {
@@ -47,8 +48,8 @@ void set_members(team &t, int slot, std::vector<int> pes) {
   t.config_mask = 0;
   t.epoch = t.bcast_base = t.bcast_seq = 0;
   t.bcast_seen.assign(t.pes.size(), 0);
-  t.net_bcast_expect = ps.net_bcast_base[slot];  // this team's broadcast counts start here
-  t.net_bcast_acks = ps.net_bcast_ack_base[slot];
+  t.net_bcast_expect = ps.net_bcast_base[slot].announced;  // this team's broadcast counts start here
+  t.net_bcast_acks = ps.net_bcast_base[slot].taken;
   ps.used |= uint64_t{1} << slot;
 }
 
@@ -63,8 +64,7 @@ void setup_pool() {
   }
   ps.used = 0;
   std::fill(std::begin(ps.last_epoch), std::end(ps.last_epoch), 0);
-  std::fill(std::begin(ps.net_bcast_base), std::end(ps.net_bcast_base), 0);
-  std::fill(std::begin(ps.net_bcast_ack_base), std::end(ps.net_bcast_ack_base), 0);
+  std::fill(std::begin(ps.net_bcast_base), std::end(ps.net_bcast_base), pool_state::net_bcast_counts{});
   std::vector<int> world(static_cast<size_t>(g.n_pes));
   std::vector<int> shared;
   for (int p = 0; p < g.n_pes; ++p) {
@@ -295,17 +295,15 @@ void symmem_team_destroy(symmem_team_t h) {
     return;
   }
   // A sync first: no member may still read this PE's scratch of the team when the slot is reused.
-  // Before it, this PE's network operations complete: a broadcast's count added to a member on
-  // another host lands before the slot can be reused.
-  core::remote_quiet(call);
   core::call_record rec{call_team_destroy, 1, 0, 0};
   if (!sync(*t, rec, call).ok()) {
     fatal(call, "the team's PEs are out of step in their collective calls (see above); ending the job");
   }
   std::lock_guard<std::mutex> lock(ps.mutex);
   ps.last_epoch[t->slot] = t->epoch;
-  ps.net_bcast_base[t->slot] = area(*t, g.my_pe)->net_bcast.load(std::memory_order_acquire);
-  ps.net_bcast_ack_base[t->slot] = area(*t, g.my_pe)->net_bcast_ack.load(std::memory_order_acquire);
+  const team_area *a = area(*t, g.my_pe);
+  ps.net_bcast_base[t->slot] = {a->net_bcast.load(std::memory_order_acquire),
+                                a->net_bcast_ack.load(std::memory_order_acquire)};
   ps.used &= ~(uint64_t{1} << t->slot);
   t->live = false;
   t->pes.clear();
