@@ -8,9 +8,10 @@
 #   --out DIR    results (default bench/results/net-<date>-<time>): the CSVs, logs, comparison.txt
 #   --build DIR  the symmem build directory (default <repo>/build-bench)
 #   --quick      sizes up to 1 MiB, 3 repetitions (a smoke test)
-#   --no-oshmem  symmem and ucx_perftest only (OSHMEM's latencies are ~8 ms on a 2-vCPU VM: slow)
+#   --no-oshmem  symmem and ucx_perftest only
 # What runs, on hosts A and B (one PE each for shmem_bench, two each for coll_bench):
-#   OSHMEM  ip netns exec A oshrun -np N --host A:k,B:k --mca plm_rsh_agent bench/netns_rsh.sh ...
+#   OSHMEM  ip netns exec A oshrun -np N --host A:k,B:k --mca plm_rsh_agent bench/netns_rsh.sh
+#           --rankfile (the CPUs symmem-run binds its PEs to) ...
 #   symmem  symmem-run --hosts A:k,B:k --launch-agent 'ip netns exec {host}' ...
 #   UCX     ucx_perftest (server on A, client on B): ucp_put_lat, ucp_get, ucp_fadd at 8 B, ucp_put_bw at 1 MiB
 # UCX_TLS=tcp,self and UCX_NET_DEVICES=veth0 for all three (netns.sh sets them).
@@ -68,6 +69,20 @@ export OMPI_MCA_osc="${OMPI_MCA_osc:-^rdma}"  # else OSHMEM 4.1 dies in shmem_fi
 osh=(ip netns exec "$A" oshrun --allow-run-as-root --mca plm_rsh_agent "$here/netns_rsh.sh" --mca btl self,tcp
      -x UCX_TLS -x UCX_NET_DEVICES -x OMPI_MCA_osc -x SHMEM_SYMMETRIC_HEAP_SIZE -x BENCH_MAX_SIZE)
 [ "$quick" = 1 ] && osh+=(-x BENCH_QUICK -x COLL_BENCH_MAX)
+# The same CPU placement for both: the emulated hosts are one machine, and oshrun, like mpirun,
+# binds each host's first rank to that host's first core, so both PEs of a 2-host job shared CPU 0
+# and every OSHMEM latency measured ~8000 us here. symmem-run counts CPUs per machine
+# (docs/multihost.md); OSHMEM gets a rankfile with the same places, or no binding when the PEs
+# outnumber the CPUs (as symmem-run's --bind-to auto).
+osh_place() {  # PES_PER_HOST: oshrun arguments placing 2 hosts x k PEs as symmem-run does
+  local k=$1 i
+  if [ $((2 * k)) -gt "$(nproc)" ]; then echo "--bind-to none"; return; fi
+  : >"$out/rankfile$k"
+  for i in $(seq 0 $((2 * k - 1))); do
+    echo "rank $i=$([ "$i" -lt "$k" ] && echo "$A" || echo "$B") slot=$i" >>"$out/rankfile$k"
+  done
+  echo "--rankfile $out/rankfile$k"
+}
 sym=("$build/tools/symmem-run" --launch-agent "$NETNS_AGENT")
 csvs=()
 run() {  # name, command...: a CSV in $out/name.csv, the output in $out/name.log
@@ -77,11 +92,11 @@ run() {  # name, command...: a CSV in $out/name.csv, the output in $out/name.log
   echo "    exit $?"
 }
 for r in $(seq 1 "$rounds"); do
-  [ "$oshmem" = 0 ] || run oshmem_r$r env BENCH_IMPL=oshmem "${osh[@]}" -x BENCH_IMPL -np 2 --host "$A:1,$B:1" \
+  [ "$oshmem" = 0 ] || run oshmem_r$r env BENCH_IMPL=oshmem "${osh[@]}" $(osh_place 1) -x BENCH_IMPL -np 2 --host "$A:1,$B:1" \
     "$out/shmem_bench_oshmem" "$out/oshmem_r$r.csv"
   run symmem_r$r env BENCH_IMPL=symmem "${sym[@]}" --hosts "$A:1,$B:1" "$build/bench/shmem_bench" "$out/symmem_r$r.csv"
   [ "$oshmem" = 0 ] || run coll_oshmem_r$r env COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$out/coll_oshmem_r$r.csv" "${osh[@]}" \
-    -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -np 4 --host "$A:2,$B:2" "$out/coll_bench_oshmem"
+    $(osh_place 2) -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -np 4 --host "$A:2,$B:2" "$out/coll_bench_oshmem"
   run coll_symmem_r$r env COLL_BENCH_IMPL=symmem COLL_BENCH_CSV="$out/coll_symmem_r$r.csv" "${sym[@]}" \
     --hosts "$A:2,$B:2" "$build/bench/coll_bench"
   for t in "ucp_put_lat 8" "ucp_get 8" "ucp_fadd 8" "ucp_put_bw 1048576"; do

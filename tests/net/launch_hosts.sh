@@ -3,7 +3,8 @@
 # which provides NETNS_HOSTS and NETNS_AGENT and fails when a process is left in a namespace).
 # Each case checks what a user relies on: the job forms across hosts, output is tagged, exit
 # statuses come back, a PE or a whole host that dies is named and the job stops within about a
-# second, signals reach every host, and nothing is left behind.
+# second, signals reach every host, nothing is left behind, and hosts that are one machine do not
+# pin their PEs to the same CPU.
 run=$1
 hello=$2
 set -- $NETNS_HOSTS
@@ -137,6 +138,21 @@ rc=$?
 rm -rf "$bin"
 grep -q '^\[PE 1\] 1 yes yes a b$' "$out" && grep -q '^\[PE 0\] 0 yes yes a b$' "$out" && [ "$rc" = 0 ] &&
   pass "ssh agent: command quoted, environment forwarded" || fail "ssh agent (exit $rc)"
+
+# 11. Hosts that are one machine (these namespaces share the kernel and its CPUs) share its CPUs:
+#     with --bind-to core, the PEs of the two hosts are pinned to two different CPUs, not both to
+#     the first (which made every remote round trip wait for a context switch).
+if [ "$(nproc)" -ge 2 ]; then
+  "$run" -t --bind-to core --hosts "$h0:1,$h1:1" --launch-agent "$agent" \
+    sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*/cpus /p" /proc/self/status' >"$out" 2>&1
+  rc=$?
+  c0=$(sed -n 's/^\[PE 0\] cpus //p' "$out")
+  c1=$(sed -n 's/^\[PE 1\] cpus //p' "$out")
+  [ "$rc" = 0 ] && [ -n "$c0" ] && [ -n "$c1" ] && [ "$c0" != "$c1" ] &&
+    pass "hosts on one machine: PEs bound to CPUs $c0 and $c1" || fail "CPU binding across hosts of one machine (exit $rc, CPUs '$c0' '$c1')"
+else
+  echo "skipped: CPU binding across hosts of one machine (one CPU here)"
+fi
 
 [ "$failures" = 0 ] && { echo PASS; exit 0; }
 echo "FAIL: $failures cases"

@@ -69,8 +69,9 @@ class agent {
     listen_fd_ = listen_abstract(sock_);
     if (!s_.cwd.empty() && ::chdir(s_.cwd.c_str()) != 0)
       note(strf("cannot enter %s (%s); the PEs start in %s", s_.cwd.c_str(), std::strerror(errno), "the agent's directory"));
+    if (!await_place()) return head_gone_ || stopped_before_start_ != 0 ? 0 : 1;
     start_pes();
-    if (!in_.empty()) read_head(false);  // frames that came with SETUP (a signal, already)
+    if (!in_.empty()) read_head(false);
     // After the last exit, output still in the pipes is read; a daemon that left its PE's group
     // and holds a pipe open does not keep us (or the head) waiting long.
     std::optional<steady::time_point> last_exit;
@@ -103,7 +104,7 @@ class agent {
     ::setenv(lp::env_host, s_.host.c_str(), 1);
     reset_child_signals(mask_);
     ::setrlimit(RLIMIT_NOFILE, &fds_);
-    bind_to_cpu(s_.bind, p.rank - s_.first_rank, s_.count);
+    bind_to_cpu(s_.bind, place_offset_ + (p.rank - s_.first_rank), place_total_);
     std::vector<char *> argv;
     for (std::string &a : s_.argv) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -140,6 +141,25 @@ class agent {
       ++running_;
       send_int(hp::type::started, static_cast<uint32_t>(p.rank), pid);
     }
+  }
+
+  // Says which machine this host is and waits for the head's answer: where on the machine's
+  // CPUs this host's PEs go (host_proto.h, MACHINE and PLACE). Bounded, like the wait for SETUP.
+  bool await_place() {
+    send_frame(hp::type::machine, 0, machine_identity());
+    read_head(false);  // PLACE may have come with SETUP
+    for (auto until = steady::now() + 60s; !placed_ && !head_gone_ && stopped_before_start_ == 0;) {
+      if (steady::now() >= until) {
+        note("the head never said where this host's PEs go on the machine's CPUs (no PLACE frame in 60 s)");
+        return false;
+      }
+      pollfd p{0, POLLIN, 0};
+      if (::poll(&p, 1, 1000) > 0) read_head();
+    }
+    if (stopped_before_start_ != 0 && !head_gone_) {  // none of our PEs runs: each ends with the signal
+      for (int i = 0; i < s_.count; ++i) send_int(hp::type::exited, static_cast<uint32_t>(s_.first_rank + i), stopped_before_start_);
+    }
+    return placed_ && stopped_before_start_ == 0;
   }
 
   int open_pipes() const {
@@ -208,9 +228,24 @@ class agent {
       case hp::type::close:
         if (it != links_.end()) drop_link(f.id, false);
         return;
+      case hp::type::place: {
+        uint32_t offset = 0, total = 0;
+        if (hp::get_u32(payload, offset) && hp::get_u32(payload, total) && offset + static_cast<uint32_t>(s_.count) <= total &&
+            total <= static_cast<uint32_t>(s_.n_total)) {
+          place_offset_ = static_cast<int>(offset);
+          place_total_ = static_cast<int>(total);
+        } else {
+          note("the head sent a malformed PLACE frame; the PEs are placed as if alone on the machine");
+        }
+        placed_ = true;
+        return;
+      }
       case hp::type::signal: {
         int32_t sig = 0;
-        if (payload.size() == sizeof sig) std::memcpy(&sig, payload.data(), sizeof sig), signal_all(sig);
+        if (payload.size() != sizeof sig) return;
+        std::memcpy(&sig, payload.data(), sizeof sig);
+        if (pes_.empty()) stopped_before_start_ = sig;  // the job stops before it started here
+        else signal_all(sig);
         return;
       }
       default:
@@ -366,6 +401,9 @@ class agent {
   uint32_t next_link_ = 1;
   int running_ = 0;
   bool head_gone_ = false;
+  bool placed_ = false;
+  int stopped_before_start_ = 0;  // a signal from the head before PLACE: the job is ending
+  int place_offset_ = 0, place_total_ = s_.count;  // this host's PEs among the machine's (PLACE)
 };
 
 // The SETUP frame, first on stdin; a bounded wait, so a stray agent does not linger.

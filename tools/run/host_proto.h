@@ -13,9 +13,15 @@
 //            ranks to start, the job size, job id, options, environment, argv, working directory.
 //   DATA     id = link: bytes for the PE connection `link` (the launcher protocol, relayed as is).
 //   CLOSE    id = link: the head closed that connection.
+//   PLACE    payload uint32 offset, uint32 total: the answer to MACHINE. The agent's PEs take
+//            CPU places offset .. offset + count - 1 of `total` PEs sharing this machine.
 //   SIGNAL   payload int32: send this signal to every PE's process group.
 //   EOF on stdin: the head is gone; the agent kills every PE and exits.
 // agent -> head
+//   MACHINE  once, first: this host's machine identity (the kernel's boot id and the CPUs the
+//            agent may use). Several "hosts" of a job can be one machine (network namespaces,
+//            containers): the head gives the PEs of such hosts distinct CPUs, so that --bind-to
+//            does not pin them all to the first core. The agent starts no PE before PLACE.
 //   STARTED  id = rank, payload int32 pid: the PE is running.
 //   OPEN     id = link: a PE connected to the agent's local socket.
 //   DATA     id = link: bytes from that PE connection.
@@ -39,10 +45,12 @@ enum class type : uint32_t {
   data = 2,
   close = 3,
   signal = 4,
+  place = 5,
   started = 10,
   open = 11,
   out = 12,
   exited = 13,
+  machine = 14,
 };
 
 struct frame {
@@ -52,7 +60,7 @@ struct frame {
 };
 
 inline constexpr uint32_t max_frame = (1u << 30) + 4096;
-inline constexpr uint32_t version = 1;
+inline constexpr uint32_t version = 2;
 
 inline std::string frame_bytes(type t, uint32_t id, std::string_view payload) {
   frame f{static_cast<uint32_t>(t), id, static_cast<uint32_t>(payload.size())};

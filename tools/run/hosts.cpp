@@ -323,12 +323,37 @@ void remote_hosts::on_frame(int index, uint32_t type, uint32_t id, std::string_v
     case hp::type::out:
       if (!payload.empty()) write_all(payload[0] == 2 ? 2 : 1, payload.substr(1));
       return;
+    case hp::type::machine:
+      if (!h.machine) h.machine = std::string(payload), place_if_all_known();
+      return;
     case hp::type::exited:
       if (!ours || h.exited[id - static_cast<uint32_t>(h.first)]) return;
       h.exited[id - static_cast<uint32_t>(h.first)] = 1;
       return ev.pe_exited(static_cast<int>(id), v);
     default:
       say(strf("host %s: its agent sent an unknown frame %u (another symmem version?)", h.name.c_str(), type));
+  }
+}
+
+// Hosts that are one machine (the same kernel boot id and CPU set: network namespaces, containers
+// without CPU limits) share its CPUs: each such host's PEs get the next CPU places, so that binding
+// gives every PE of the machine its own core, as on one host with all of them.
+void remote_hosts::place_if_all_known() {
+  for (const host &h : hosts_)
+    if (!h.machine) return;
+  for (host &h : hosts_) {
+    uint32_t offset = 0, total = 0;
+    bool before = true;
+    for (const host &o : hosts_) {
+      if (&o == &h) before = false;
+      if (*o.machine != *h.machine) continue;
+      total += static_cast<uint32_t>(o.count);
+      if (before) offset += static_cast<uint32_t>(o.count);
+    }
+    std::string b;
+    hp::put_u32(b, offset);
+    hp::put_u32(b, total);
+    queue(h, hp::frame_bytes(hp::type::place, 0, b));
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -105,6 +106,7 @@ class remote_hosts {
     size_t tx_off = 0;
     std::string rx, err_line;
     std::vector<char> exited;  // per local PE: reported exited
+    std::optional<std::string> machine;  // its MACHINE frame (host_proto.h)
   };
   void spawn(host &h);
   std::vector<std::string> agent_argv(const host &h) const;
@@ -114,6 +116,7 @@ class remote_hosts {
   void read_stderr(host &h, bool all);
   void on_frame(int index, uint32_t type, uint32_t id, std::string_view payload, host_events &ev);
   void check_done(int index, host_events &ev);
+  void place_if_all_known();
   void close_fds(host &h);
 
   job_spec spec_;

@@ -138,4 +138,25 @@ void bind_to_cpu(const std::string &mode, int index, int count) {
   ::sched_setaffinity(0, sizeof one, &one);
 }
 
+std::string machine_identity() {
+  std::string id;
+  if (FILE *f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    char line[128] = {};
+    if (std::fgets(line, sizeof line, f) != nullptr) id = line;
+    std::fclose(f);
+  }
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  if (id.empty()) {  // no boot id: nothing shows two hosts share a machine, so none do
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    id = strf("host %s pid %d", host, static_cast<int>(::getpid()));
+  }
+  cpu_set_t allowed;
+  id += " cpus";
+  if (::sched_getaffinity(0, sizeof allowed, &allowed) == 0)
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed)) id += strf(" %d", c);
+  return id;
+}
+
 }  // namespace symmem::run

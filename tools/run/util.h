@@ -49,5 +49,9 @@ rlimit raise_fd_limit();
 // in a barrier then never shares a core with the PE it waits for, and keeps its cache.
 // Oversubscribed jobs stay unbound, so the scheduler can move them.
 void bind_to_cpu(const std::string &mode, int index, int count);
+// What tells two hosts of a job that they are one machine and share its CPUs: the kernel's boot
+// id (one per running kernel: the same in every network namespace and container of it) and the
+// CPUs this process may use (containers given distinct CPUs are placed apart already).
+std::string machine_identity();
 
 }  // namespace symmem::run
