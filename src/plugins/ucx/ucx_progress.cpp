@@ -8,10 +8,11 @@
 // OpenSHMEM's one-sided model expects.
 //
 // It stays out of the way of a PE that is waiting inside symmem: when the library progressed the
-// worker since the thread last looked, it only sleeps briefly (a backstop); when the library has
-// been away, it sleeps on the worker's event descriptor and wakes for the next incoming message.
+// worker since the thread last looked, it only naps (a backstop); when the library has been away,
+// it sleeps on the worker's event descriptor and wakes for the next incoming message.
 #include <poll.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "plugins/common/plugin_util.h"
@@ -21,6 +22,13 @@ namespace symmem::ucx {
 namespace {
 
 using namespace std::chrono_literals;
+
+// While the PE's own thread progresses the worker, this thread only checks now and then: each of
+// its wake-ups takes the PE's core (a PE is bound to one) and the worker's lock from the thread
+// doing the work. The naps double from min_nap to max_nap while the PE keeps progressing; the first
+// look that finds it away arms the worker's event descriptor instead.
+constexpr std::chrono::microseconds min_nap = 200us;
+constexpr std::chrono::microseconds max_nap = 2ms;
 
 // Progresses until idle; the lock is taken per step so the PE's own thread never waits long.
 void drain(worker &wk) {
@@ -33,14 +41,17 @@ void drain(worker &wk) {
 void progress_loop(plugin *p, int efd) {
   worker &wk = *p->workers.front();
   uint64_t seen = p->main_progress.load(std::memory_order_relaxed);
+  auto nap = min_nap;
   while (!p->stop_progress.load(std::memory_order_acquire)) {
     drain(wk);
     const uint64_t now = p->main_progress.load(std::memory_order_relaxed);
-    if (now != seen) {  // the PE's thread is progressing: stay a backstop
+    if (now != seen) {  // the PE's thread is progressing: stay a backstop, and look less often
       seen = now;
-      std::this_thread::sleep_for(200us);
+      std::this_thread::sleep_for(nap);
+      nap = std::min(2 * nap, max_nap);
       continue;
     }
+    nap = min_nap;
     ucs_status_t st;
     {
       worker_guard guard(wk);
