@@ -34,7 +34,7 @@
 namespace symmem::core {
 namespace {
 
-constexpr uint32_t region_ctrl = 0;
+constexpr uint32_t region_ctrl = SYMMEM_NET_REGION_SIGNALS;  // no flush covers its signals (net_plugin.h)
 constexpr uint32_t region_dir = 1;
 constexpr uint32_t region_data = 2;
 constexpr uint32_t region_heap = 3;  // + granule index

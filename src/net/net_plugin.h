@@ -15,7 +15,10 @@
 // registered (mem_register) and whose packed key the other PEs were given (key_set). The library
 // numbers regions (the control segment, the static data segment, the heap's granules); the
 // plugin stores keys per (PE, region) and unpacks them per worker. An operation names the target
-// by PE, region and the address in the target's address space.
+// by PE, region and the address in the target's address space. Region 0
+// (SYMMEM_NET_REGION_SIGNALS) is the library's control segment: its puts and atomics are the
+// library's own signals, whose effect it awaits itself, so a flush need not cover them and a
+// plugin may skip a worker flush that follows nothing else (OSHMEM's quiet does the same).
 //
 // Workers: one per communication context (OpenSHMEM contexts). The default worker exists from
 // create on; worker_create makes more. A worker created `shared` may be used by several threads
@@ -39,6 +42,7 @@ extern "C" {
 #define SYMMEM_NET_ENTRY "symmem_net_plugin_create"
 #define SYMMEM_NET_KEY_MAX 256u        // bytes of a packed key, at most
 #define SYMMEM_NET_ADDRESS_MAX 4096u   // bytes of a worker address, at most
+#define SYMMEM_NET_REGION_SIGNALS 0u   // the control segment (see above)
 
 enum symmem_net_amo {
   SYMMEM_NET_AMO_ADD = 0,
@@ -102,7 +106,8 @@ typedef struct symmem_net_ops {
              uint64_t compare, void *result, void **req, const char *call);
   // Orders the worker's earlier operations before its later ones (OpenSHMEM fence).
   int (*fence)(void *worker, const char *call);
-  // Posts the completion of every earlier operation of the worker (pe < 0) or to one PE.
+  // Posts the completion of every earlier operation of the worker (pe < 0) or to one PE. A worker
+  // flush may complete at once when no operation outside region 0 was posted since the last one.
   int (*flush)(void *worker, int pe, void **req, const char *call);
   // 0: in progress; 1: complete (the request is released); negative: failed (reported, released).
   int (*test)(void *worker, void *req, const char *call);

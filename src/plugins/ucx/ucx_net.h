@@ -55,6 +55,12 @@ struct worker {
   std::vector<ucp_ep_h> eps;  // per PE; nullptr unless remote
   std::unordered_map<uint64_t, cached_rkey> cache;
   uint64_t scratch[2] = {0, 0};  // reply buffer of swaps whose old value nobody wants
+  // Flushes that follow nothing to complete are skipped (net_plugin.h, flush): operations posted
+  // that a flush must complete (puts, nbi gets, non-fetching atomics, outside region 0), and how
+  // many of them the last completed worker flush covered. Under the worker's lock.
+  uint64_t posted = 0, flushed = 0;
+  void *flush_req = nullptr;  // the worker flush in flight, and what it covers when it completes
+  uint64_t flush_upto = 0;
   std::vector<std::unique_ptr<ep_error>> error_args;  // the endpoints' error-callback arguments
 };
 

@@ -2,6 +2,7 @@
 // completed operation, a request for the library to test while it waits, or an nbi operation
 // whose request is released at once and which the worker's next flush completes (as OSHMEM's
 // spml_ucx does for put_nb).
+#include <algorithm>
 #include <cstring>
 
 #include "plugins/common/plugin_util.h"
@@ -82,6 +83,7 @@ int do_put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, si
   ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
   if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
   ucp_request_param_t rp{};
+  if (region != SYMMEM_NET_REGION_SIGNALS) ++wk.posted;  // complete only at the remote end after a flush
   return posted(wk, ucp_put_nbx(ep, src, len, raddr, rkey, &rp), req, pe, "put", call);
 }
 
@@ -92,6 +94,7 @@ int do_get(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t l
   ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
   if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
   ucp_request_param_t rp{};
+  if (req == nullptr && region != SYMMEM_NET_REGION_SIGNALS) ++wk.posted;  // an nbi get: the flush completes it
   return posted(wk, ucp_get_nbx(ep, dst, len, raddr, rkey, &rp), req, pe, "get", call);
 }
 
@@ -120,6 +123,7 @@ int do_amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned si
   rp.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | (reply != nullptr ? UCP_OP_ATTR_FIELD_REPLY_BUFFER : 0);
   rp.datatype = ucp_dt_make_contig(size);
   rp.reply_buffer = reply;
+  if (result == nullptr && region != SYMMEM_NET_REGION_SIGNALS) ++wk.posted;
   return posted(wk, ucp_atomic_op_nbx(ep, amo_ops[op], operand, 1, raddr, rkey, &rp), req, pe, "atomic", call);
 }
 
@@ -135,7 +139,14 @@ int do_flush(void *w, int pe, void **req, const char *call) {
   worker &wk = *static_cast<worker *>(w);
   worker_guard guard(wk);
   ucp_request_param_t rp{};
-  if (pe < 0) return posted(wk, ucp_worker_flush_nbx(wk.w, &rp), req, pe, "flush", call);
+  if (pe < 0) {
+    if (wk.flushed == wk.posted) return SYMMEM_SUCCESS;  // nothing since the last flush completed
+    const uint64_t upto = wk.posted;
+    const int rc = posted(wk, ucp_worker_flush_nbx(wk.w, &rp), req, pe, "flush", call);
+    if (rc == SYMMEM_SUCCESS && req != nullptr) wk.flushed = std::max(wk.flushed, upto);
+    if (rc == 1) wk.flush_req = *req, wk.flush_upto = upto;
+    return rc;
+  }
   ucp_ep_h ep = endpoint(wk, pe, call);
   if (ep == nullptr) return SYMMEM_ERR_PEER_GONE;
   return posted(wk, ucp_ep_flush_nbx(ep, &rp), req, pe, "flush", call);
@@ -148,6 +159,10 @@ int do_test(void *w, void *req, const char *call) {
     worker_guard guard(wk);
     st = ucp_request_check_status(req);
     if (st == UCS_INPROGRESS) return 0;
+    if (req == wk.flush_req) {
+      if (st == UCS_OK) wk.flushed = std::max(wk.flushed, wk.flush_upto);
+      wk.flush_req = nullptr;
+    }
     ucp_request_free(req);
   }
   if (st == UCS_OK) return 1;
