@@ -450,6 +450,17 @@ void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call
        call);
 }
 
+void ctrl_signal(int pe, size_t offset, const uint64_t *words, size_t n, const char *call) {
+  if (!is_remote(pe)) {
+    auto *w = reinterpret_cast<uint64_t *>(g.ctrl_table[static_cast<size_t>(pe)] + offset);
+    for (size_t i = n; i-- > 1;) std::atomic_ref<uint64_t>(w[i]).store(words[i], std::memory_order_relaxed);
+    std::atomic_ref<uint64_t>(w[0]).store(words[0], std::memory_order_release);
+    return;
+  }
+  must(r.net->signal(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, words, n, call), pe,
+       call);
+}
+
 void ctrl_add(int pe, size_t offset, uint64_t v, const char *call) {
   if (!is_remote(pe)) {
     std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(g.ctrl_table[static_cast<size_t>(pe)] + offset))

@@ -81,6 +81,9 @@ void remote_progress();
 // The control segment of any PE, by offset (the same layout on every PE): a copy for node-local
 // PEs, a network transfer for remote ones (ctrl_put returns when `src` may be reused).
 void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call);
+// Stores `n` words at `offset` of PE pe's control segment, last to first, the first with release
+// order: one network message to a PE on another host (no reply, no flush), plain stores here.
+void ctrl_signal(int pe, size_t offset, const uint64_t *words, size_t n, const char *call);
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call);
 size_t ctrl_offset(const void *addr_in_my_ctrl);
 // Adds `v` to the 8-byte word at `offset` of PE pe's control segment: an atomic add with release

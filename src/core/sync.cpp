@@ -138,8 +138,8 @@ std::string describe_call(const call_record &r) {
 void signal_slot(int pe, size_t slot_offset, uint64_t epoch, uint64_t lo, uint64_t hi, const char *call) {
   const uint64_t check = slot_check(epoch, lo, hi);
   if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {
-    const uint64_t whole[4] = {epoch, lo, hi, check};  // sync_slot's layout, in one put
-    ctrl_put(pe, slot_offset, whole, sizeof whole, call);
+    const uint64_t whole[4] = {epoch, lo, hi, check};  // sync_slot's layout, in one message
+    ctrl_signal(pe, slot_offset, whole, 4, call);
     return;
   }
   auto &out = *reinterpret_cast<sync_slot *>(g.ctrl_table[static_cast<size_t>(pe)] + slot_offset);

@@ -137,6 +137,17 @@ status transport::amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, 
   return rc == 1 ? wait(w, req, pe, "an atomic operation", call) : code_status(rc);
 }
 
+status transport::signal(void *w, int pe, uint32_t region, uint64_t raddr, const uint64_t *words, size_t n,
+                         const char *call) {
+  if (ops_.signal == nullptr || n == 0 || n > 8) return put(w, pe, region, raddr, words, n * sizeof *words, false, call);
+  uint64_t msg[9];
+  msg[0] = raddr;
+  std::memcpy(msg + 1, words, n * sizeof *words);
+  void *req = nullptr;
+  int rc = ops_.signal(w, pe, msg, n, &req, call);
+  return rc == 1 ? wait(w, req, pe, "a signal", call) : code_status(rc);
+}
+
 status transport::fence(void *w, const char *call) { return code_status(ops_.fence(w, call)); }
 
 status transport::quiet(void *w, int pe, const char *call) {

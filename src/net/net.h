@@ -56,6 +56,9 @@ class transport {
   // result == nullptr: non-fetching, complete at the next quiet. Else waits for the old value.
   status amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned size, uint64_t value,
              uint64_t compare, void *result, const char *call);
+  // Stores `n` (1 to 8) words at raddr of PE pe's region (signals: net_plugin.h), last to first,
+  // the first with release order; returns when `words` may be reused.
+  status signal(void *w, int pe, uint32_t region, uint64_t raddr, const uint64_t *words, size_t n, const char *call);
   status fence(void *w, const char *call);
   // Completes every earlier operation of the worker (pe < 0) or those to one PE.
   status quiet(void *w, int pe, const char *call);

@@ -118,6 +118,12 @@ typedef struct symmem_net_ops {
   void (*closing)(void *ctx);
   // Ends the transport (after a final flush by the library); frees ctx.
   void (*close)(void *ctx);
+  // A signal: one message, no reply, no flush. `msg` is the target address (8 bytes, in memory PE
+  // pe registered with mem_register, 8-byte aligned) followed by 1 to 8 words; the target stores
+  // the words when it progresses its default worker, last to first, the first with release order,
+  // so a reader that sees the first word sees the rest. Completes (0, or 1 with *req as for put)
+  // when `msg` may be reused. NULL: the library uses put.
+  int (*signal)(void *worker, int pe, const uint64_t *msg, size_t words, void **req, const char *call);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

@@ -6,6 +6,7 @@
 #include <ucp/api/ucp.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -73,6 +74,11 @@ struct plugin {
   std::unique_ptr<std::atomic<int>[]> failed;  // per PE: the UCX status that broke its endpoint, or 0
   std::mutex keys_mutex;
   std::unordered_map<uint64_t, std::unique_ptr<key_entry>> keys;
+  // Memory this PE registered (address -> length): where incoming signals may store.
+  std::mutex regs_mutex;
+  std::map<uintptr_t, size_t> regs;
+  std::unordered_map<void *, uintptr_t> reg_of_handle;
+  std::atomic<bool> warned_bad_signal{false};
   std::mutex workers_mutex;
   std::vector<worker *> workers;  // the default one first
   std::atomic<bool> closing{false};
@@ -115,5 +121,9 @@ int start_progress_thread(plugin &p, const char *call);
 void stop_progress_thread(plugin &p);
 // Fills the data-path entries of `ops`.
 void fill_data_ops(symmem_net_ops &ops);
+// The active message that carries signals (net_plugin.h, signal), and its handler, set on the
+// default worker (where every endpoint of the peers arrives).
+inline constexpr unsigned signal_am_id = 7;
+int set_signal_handler(worker &wk, const char *call);
 
 }  // namespace symmem::ucx

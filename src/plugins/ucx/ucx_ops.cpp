@@ -127,6 +127,56 @@ int do_amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned si
   return posted(wk, ucp_atomic_op_nbx(ep, amo_ops[op], operand, 1, raddr, rkey, &rp), req, pe, "atomic", call);
 }
 
+int do_signal(void *w, int pe, const uint64_t *msg, size_t words, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (words == 0 || words > 8 || msg[0] % 8 != 0) {
+    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a signal of %zu words to %#llx is not one UCX sends",
+                  words, static_cast<unsigned long long>(msg[0]));
+  }
+  worker_guard guard(wk);
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  ucp_request_param_t rp{};
+  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  rp.flags = UCP_AM_SEND_FLAG_EAGER;  // one message, whatever its size
+  return posted(wk, ucp_am_send_nbx(ep, signal_am_id, nullptr, 0, msg, (words + 1) * sizeof *msg, &rp), req, pe,
+                "signal", call);
+}
+
+// An incoming signal: the target address, then the words. Stored only inside memory this PE
+// registered; anything else is dropped with one warning (a peer of another build, a corrupt message).
+ucs_status_t on_signal(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
+  plugin &p = *static_cast<plugin *>(arg);
+  const size_t words = length / sizeof(uint64_t);
+  uint64_t addr = 0;
+  if (length >= sizeof addr) std::memcpy(&addr, data, sizeof addr);
+  bool ok = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 && length % sizeof(uint64_t) == 0 && words >= 2 &&
+            words <= 9 && addr % sizeof(uint64_t) == 0;
+  if (ok) {
+    std::lock_guard<std::mutex> lock(p.regs_mutex);
+    auto it = p.regs.upper_bound(static_cast<uintptr_t>(addr));
+    ok = it != p.regs.begin() && (--it, addr - it->first + (words - 1) * sizeof(uint64_t) <= it->second);
+  }
+  if (!ok) {
+    if (!p.warned_bad_signal.exchange(true)) {
+      note(p, SYMMEM_BOOT_LOG_WARN, "dropped a malformed signal (%zu bytes to %#llx, outside this PE's registered memory)",
+           length, static_cast<unsigned long long>(addr));
+    }
+    return UCS_OK;
+  }
+  const auto *in = static_cast<const uint64_t *>(data) + 1;  // UCX may align the payload only to bytes
+  auto *out = reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(addr));
+  for (size_t i = words - 1; i-- > 1;) {
+    uint64_t v;
+    std::memcpy(&v, in + i, sizeof v);
+    __atomic_store_n(out + i, v, __ATOMIC_RELAXED);
+  }
+  uint64_t first;
+  std::memcpy(&first, in, sizeof first);
+  __atomic_store_n(out, first, __ATOMIC_RELEASE);
+  return UCS_OK;
+}
+
 int do_fence(void *w, const char *call) {
   worker &wk = *static_cast<worker *>(w);
   worker_guard guard(wk);
@@ -178,6 +228,17 @@ int do_progress(void *w) {
 
 }  // namespace
 
+int set_signal_handler(worker &wk, const char *call) {
+  ucp_am_handler_param_t hp{};
+  hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+  hp.id = signal_am_id;
+  hp.cb = on_signal;
+  hp.arg = wk.pl;
+  ucs_status_t st = ucp_worker_set_am_recv_handler(wk.w, &hp);
+  return st == UCS_OK ? SYMMEM_SUCCESS
+                      : report(*wk.pl, SYMMEM_ERR_SYSTEM, call, "UCX cannot take the signal handler: %s", ucs_status_string(st));
+}
+
 void fill_data_ops(symmem_net_ops &ops) {
   ops.put = do_put;
   ops.get = do_get;
@@ -186,6 +247,7 @@ void fill_data_ops(symmem_net_ops &ops) {
   ops.flush = do_flush;
   ops.test = do_test;
   ops.progress = do_progress;
+  ops.signal = do_signal;
 }
 
 }  // namespace symmem::ucx

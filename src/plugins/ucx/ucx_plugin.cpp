@@ -57,7 +57,7 @@ int make_context(plugin &p) {
   if (std::getenv("UCX_ATOMIC_MODE") == nullptr) ucp_config_modify(config, "ATOMIC_MODE", "cpu");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS;
-  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
   params.mt_workers_shared = 1;  // context workers of several threads share the registrations
   params.estimated_num_eps = static_cast<size_t>(p.host.n_pes);
   st = ucp_init(&params, config, &p.ctx);
@@ -88,6 +88,12 @@ int new_worker(plugin &p, bool shared, worker *&out, const char *call) {
     return report(p, SYMMEM_ERR_SYSTEM, call, "cannot create a UCX worker: %s", ucs_status_string(st));
   }
   wk->eps.assign(static_cast<size_t>(p.host.n_pes), nullptr);
+  if (is_default) {
+    if (int rc = set_signal_handler(*wk, call); rc != SYMMEM_SUCCESS) {
+      ucp_worker_destroy(wk->w);
+      return rc;
+    }
+  }
   std::lock_guard<std::mutex> lock(p.workers_mutex);
   p.workers.push_back(wk.get());
   out = wk.release();
@@ -237,12 +243,23 @@ int do_mem_register(void *ctx, void *addr, size_t len, void **handle, void *key,
   *key_len = n;
   ucp_rkey_buffer_release(packed);
   *handle = mh;
+  std::lock_guard<std::mutex> lock(p.regs_mutex);
+  p.regs[reinterpret_cast<uintptr_t>(addr)] = len;
+  p.reg_of_handle[mh] = reinterpret_cast<uintptr_t>(addr);
   return SYMMEM_SUCCESS;
 }
 
 void do_mem_deregister(void *ctx, void *handle) {
   plugin &p = *static_cast<plugin *>(ctx);
-  if (handle != nullptr) ucp_mem_unmap(p.ctx, static_cast<ucp_mem_h>(handle));
+  if (handle == nullptr) return;
+  {
+    std::lock_guard<std::mutex> lock(p.regs_mutex);  // no signal lands there any more
+    if (auto it = p.reg_of_handle.find(handle); it != p.reg_of_handle.end()) {
+      p.regs.erase(it->second);
+      p.reg_of_handle.erase(it);
+    }
+  }
+  ucp_mem_unmap(p.ctx, static_cast<ucp_mem_h>(handle));
 }
 
 int do_key_set(void *ctx, int pe, uint32_t region, const void *key, size_t key_len, const char *call) {
