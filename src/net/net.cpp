@@ -108,8 +108,11 @@ status transport::wait(void *w, void *req, int pe, const char *what, const char 
                            remote_list_.c_str())
                   : strfmt("PE %d to complete %s over the network (is it alive and reachable?)", pe, what);
   });
+  // Once the runtime's remote path is up, the wait's pause progresses the default worker (and this
+  // thread's context workers): progressing it here too made every turn two event polls.
+  const bool pause_progresses = core::g.remote && w == ops_.default_worker;
   for (;;) {
-    ops_.progress(w);
+    if (!pause_progresses) ops_.progress(w);
     rc = ops_.test(w, req, call);
     if (rc != 0) return code_status(rc);
     sw.pause();
