@@ -20,18 +20,18 @@ def coll(d):
             if len(row) != 5 or row[0] == "impl":
                 continue
             try:
-                vals.setdefault((row[1], int(row[3]), row[0]), []).append(float(row[4]))
+                vals.setdefault((row[1], int(row[2]), int(row[3]), row[0]), []).append(float(row[4]))
             except ValueError:
                 continue
-    keys = sorted({(op, b) for op, b, _ in vals}, key=lambda k: (k[0], k[1]))
-    print(f"{'collective':12s} {'bytes':>8s} {'OSHMEM us':>11s} {'symmem us':>11s} {'better':>7s}")
-    for op, b in keys:
-        o = vals.get((op, b, "oshmem"))
-        s = vals.get((op, b, "symmem"))
+    keys = sorted({(op, n, b) for op, n, b, _ in vals})
+    print(f"{'collective':12s} {'PEs':>4s} {'bytes':>8s} {'OSHMEM us':>11s} {'symmem us':>11s} {'better':>7s}")
+    for op, n, b in keys:
+        o = vals.get((op, n, b, "oshmem"))
+        s = vals.get((op, n, b, "symmem"))
         om = statistics.median(o) if o else None
         sm = statistics.median(s) if s else None
         ratio = f"{om / sm:7.2f}" if om and sm else "      -"
-        print(f"{op:12s} {b:8d} {om if om is not None else float('nan'):11.1f} {sm if sm is not None else float('nan'):11.1f} {ratio}")
+        print(f"{op:12s} {n:4d} {b:8d} {om if om is not None else float('nan'):11.1f} {sm if sm is not None else float('nan'):11.1f} {ratio}")
 
 
 def perftest(d):

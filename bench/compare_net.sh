@@ -9,7 +9,9 @@
 #   --build DIR  the symmem build directory (default <repo>/build-bench)
 #   --quick      sizes up to 1 MiB, 3 repetitions (a smoke test)
 #   --no-oshmem  symmem and ucx_perftest only
-# What runs, on hosts A and B (one PE each for shmem_bench, two each for coll_bench):
+# What runs, on hosts A and B (one PE each for shmem_bench, one and two each for coll_bench);
+# OSHMEM's shmem_bench without its bandwidth sweeps (BENCH_SKIP_BW=1: its 8-byte putmem_bw hung in
+# shmem_quiet here until the 600 s limit), so bandwidth is compared with ucx_perftest's:
 #   OSHMEM  ip netns exec A oshrun -np N --host A:k,B:k --mca plm_rsh_agent bench/netns_rsh.sh
 #           --rankfile (the CPUs symmem-run binds its PEs to) ...
 #   symmem  symmem-run --hosts A:k,B:k --launch-agent 'ip netns exec {host}' ...
@@ -92,13 +94,17 @@ run() {  # name, command...: a CSV in $out/name.csv, the output in $out/name.log
   echo "    exit $?"
 }
 for r in $(seq 1 "$rounds"); do
-  [ "$oshmem" = 0 ] || run oshmem_r$r env BENCH_IMPL=oshmem "${osh[@]}" $(osh_place 1) -x BENCH_IMPL -np 2 --host "$A:1,$B:1" \
+  [ "$oshmem" = 0 ] || run oshmem_r$r env BENCH_IMPL=oshmem BENCH_SKIP_BW=1 "${osh[@]}" $(osh_place 1) -x BENCH_IMPL -x BENCH_SKIP_BW -np 2 --host "$A:1,$B:1" \
     "$out/shmem_bench_oshmem" "$out/oshmem_r$r.csv"
   run symmem_r$r env BENCH_IMPL=symmem "${sym[@]}" --hosts "$A:1,$B:1" "$build/bench/shmem_bench" "$out/symmem_r$r.csv"
   [ "$oshmem" = 0 ] || run coll_oshmem_r$r env COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$out/coll_oshmem_r$r.csv" "${osh[@]}" \
     $(osh_place 2) -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -np 4 --host "$A:2,$B:2" "$out/coll_bench_oshmem"
   run coll_symmem_r$r env COLL_BENCH_IMPL=symmem COLL_BENCH_CSV="$out/coll_symmem_r$r.csv" "${sym[@]}" \
     --hosts "$A:2,$B:2" "$build/bench/coll_bench"
+  [ "$oshmem" = 0 ] || run coll_oshmem_1x1_r$r env COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$out/coll_oshmem_1x1_r$r.csv" "${osh[@]}" \
+    $(osh_place 1) -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -np 2 --host "$A:1,$B:1" "$out/coll_bench_oshmem"
+  run coll_symmem_1x1_r$r env COLL_BENCH_IMPL=symmem COLL_BENCH_CSV="$out/coll_symmem_1x1_r$r.csv" "${sym[@]}" \
+    --hosts "$A:1,$B:1" "$build/bench/coll_bench"
   for t in "ucp_put_lat 8" "ucp_get 8" "ucp_fadd 8" "ucp_put_bw 1048576"; do
     set -- $t
     ip netns exec "$A" ucx_perftest -t "$1" -s "$2" -n 20000 >/dev/null 2>&1 &

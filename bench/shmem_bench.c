@@ -28,7 +28,8 @@
  * shmem_finalize).
  *
  * Environment knobs: BENCH_PEER (the PE that PE 0 targets, default 1), BENCH_MAX_SIZE (bytes, default 64 MiB; needs 2x that in symmetric heap),
- * BENCH_REPS (default 5), BENCH_QUICK=1 (shorter runs, for smoke tests).
+ * BENCH_REPS (default 5), BENCH_QUICK=1 (shorter runs, for smoke tests), BENCH_SKIP_BW=1 (no
+ * bandwidth sweeps).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <shmem.h>
@@ -46,6 +47,7 @@
 static int me, npes, peer;
 static int reps = 5;
 static int quick = 0;
+static int skip_bw = 0; /* BENCH_SKIP_BW=1: latencies, barrier and malloc only */
 
 /* Symmetric control word used to agree on iteration counts (PE 0 decides). */
 static long *ctl;
@@ -320,6 +322,7 @@ int main(int argc, char **argv) {
   const char *csv = argc > 1 ? argv[1] : getenv("BENCH_CSV");
   if (!csv || !*csv) csv = "shmem_bench.csv";
   quick = env_long("BENCH_QUICK", 0) != 0;
+  skip_bw = env_long("BENCH_SKIP_BW", 0) != 0;
   reps = (int)env_long("BENCH_REPS", quick ? 3 : 5);
   if (reps > MAX_REPS) reps = MAX_REPS;
   size_t max_size = (size_t)env_long("BENCH_MAX_SIZE", quick ? (1L << 20) : (64L << 20));
@@ -385,10 +388,12 @@ int main(int argc, char **argv) {
   for (size_t s = 8; s <= max_size && nsizes < 39; s *= 4) sizes[nsizes++] = s;
   if (sizes[nsizes - 1] != max_size) sizes[nsizes++] = max_size;
 
-  for (int i = 0; i < nsizes; i++) bench_bw("putmem_bw", BW_PUT, sizes[i]);
-  for (int i = 0; i < nsizes; i++) bench_bw("getmem_bw", BW_GET, sizes[i]);
-  if (me == 0)
-    for (int i = 0; i < nsizes; i++) bench_bw("memcpy_bw", BW_MEMCPY, sizes[i]);
+  if (!skip_bw) {
+    for (int i = 0; i < nsizes; i++) bench_bw("putmem_bw", BW_PUT, sizes[i]);
+    for (int i = 0; i < nsizes; i++) bench_bw("getmem_bw", BW_GET, sizes[i]);
+    if (me == 0)
+      for (int i = 0; i < nsizes; i++) bench_bw("memcpy_bw", BW_MEMCPY, sizes[i]);
+  }
 
   int rc = 0;
   if (me == 0) {
