@@ -467,9 +467,7 @@ void ctrl_add(int pe, size_t offset, uint64_t v, const char *call) {
         .fetch_add(v, std::memory_order_release);
     return;
   }
-  must(r.net->amo(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, SYMMEM_NET_AMO_ADD, 8, v,
-                  0, nullptr, call),
-       pe, call);
+  must(r.net->signal_add(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, v, call), pe, call);
 }
 
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call) {

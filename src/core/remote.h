@@ -87,7 +87,8 @@ void ctrl_signal(int pe, size_t offset, const uint64_t *words, size_t n, const c
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call);
 size_t ctrl_offset(const void *addr_in_my_ctrl);
 // Adds `v` to the 8-byte word at `offset` of PE pe's control segment: an atomic add with release
-// order for a node-local PE, a network atomic for a remote one (posted: the next quiet completes it).
+// order for a node-local PE; for a remote one, one network message whose handler adds with the
+// target's CPU atomics (posted: no flush covers it; the callers await its effect).
 void ctrl_add(int pe, size_t offset, uint64_t v, const char *call);
 
 // What a proxy ring's requests do (core/proxy_exec.cpp): the runtime's routines, remote or mapped.

@@ -151,6 +151,14 @@ status transport::signal(void *w, int pe, uint32_t region, uint64_t raddr, const
   return rc == 1 ? wait(w, req, pe, "a signal", call) : code_status(rc);
 }
 
+status transport::signal_add(void *w, int pe, uint32_t region, uint64_t raddr, uint64_t v, const char *call) {
+  if (ops_.signal_add == nullptr) return amo(w, pe, region, raddr, SYMMEM_NET_AMO_ADD, 8, v, 0, nullptr, call);
+  const uint64_t msg[2] = {raddr, v};
+  void *req = nullptr;
+  int rc = ops_.signal_add(w, pe, msg, &req, call);
+  return rc == 1 ? wait(w, req, pe, "a counting signal", call) : code_status(rc);
+}
+
 status transport::fence(void *w, const char *call) { return code_status(ops_.fence(w, call)); }
 
 status transport::quiet(void *w, int pe, const char *call) {

@@ -59,6 +59,9 @@ class transport {
   // Stores `n` (1 to 8) words at raddr of PE pe's region (signals: net_plugin.h), last to first,
   // the first with release order; returns when `words` may be reused.
   status signal(void *w, int pe, uint32_t region, uint64_t raddr, const uint64_t *words, size_t n, const char *call);
+  // Adds v to the word at raddr of PE pe's region with the target's CPU atomics (signal_add):
+  // one message, complete when it returns (its effect arrives later; nothing flushes it).
+  status signal_add(void *w, int pe, uint32_t region, uint64_t raddr, uint64_t v, const char *call);
   status fence(void *w, const char *call);
   // Completes every earlier operation of the worker (pe < 0) or those to one PE.
   status quiet(void *w, int pe, const char *call);

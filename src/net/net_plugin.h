@@ -124,6 +124,10 @@ typedef struct symmem_net_ops {
   // so a reader that sees the first word sees the rest. Completes (0, or 1 with *req as for put)
   // when `msg` may be reused. NULL: the library uses put.
   int (*signal)(void *worker, int pe, const uint64_t *msg, size_t words, void **req, const char *call);
+  // A counting signal: adds msg[1] to the 8-byte word at address msg[0] (as for signal) with an
+  // atomic add of the target's CPU, so it is atomic with the target's own CPU atomics on the word.
+  // One message, no reply, no flush; completes when `msg` may be reused. NULL: the library uses amo.
+  int (*signal_add)(void *worker, int pe, const uint64_t *msg, void **req, const char *call);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

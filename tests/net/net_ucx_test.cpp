@@ -305,6 +305,36 @@ void test_signal() {
   barrier();  // PE 1 has progressed past the stray signal: it did not fault
 }
 
+// Counting signals: every other PE adds 5 to one word of PE 0 `hammer` times through signal_add
+// while PE 0 adds 5 with CPU atomics to the same word: the total must come out exact (signals have
+// no completion to wait for, so PE 0 waits for the total, then checks nothing more arrives).
+void test_signal_add() {
+  auto *word = reinterpret_cast<uint64_t *>(buf + counters_at + 64);
+  *word = 0;
+  barrier();
+  for (int i = 0; i < hammer; ++i) {
+    if (me == 0) {
+      std::atomic_ref<uint64_t>(*word).fetch_add(5);
+      if (i % 64 == 0) tp->progress(w);
+    } else {
+      MUST(tp->signal_add(w, 0, 0, at(0, counters_at + 64), 5, "signal_add"));
+    }
+  }
+  if (me == 0) {
+    const uint64_t want = 5ull * static_cast<uint64_t>(hammer) * static_cast<uint64_t>(n);
+    std::atomic_ref<uint64_t> total(*word);
+    core::spin_wait sw("signal_add test", [&] { return strfmt("the counter to reach %llu (at %llu)",
+        static_cast<unsigned long long>(want), static_cast<unsigned long long>(total.load())); });
+    while (total.load(std::memory_order_acquire) < want) {
+      tp->progress(w);
+      sw.pause();
+    }
+    for (int k = 0; k < 1000; ++k) tp->progress(w);
+    CHECK(total.load() == want);
+  }
+  barrier();
+}
+
 // A region nobody registered: an error that names it, not a crash.
 void test_errors() {
   uint64_t v = 0;
@@ -354,6 +384,7 @@ int main() {
   test_cswap_bits();
   test_fence();
   test_signal();
+  test_signal_add();
   test_errors();
   MUST(tp->quiet(w, -1, "finalize"));
   barrier();

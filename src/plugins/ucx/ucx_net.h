@@ -124,6 +124,7 @@ void fill_data_ops(symmem_net_ops &ops);
 // The active message that carries signals (net_plugin.h, signal), and its handler, set on the
 // default worker (where every endpoint of the peers arrives).
 inline constexpr unsigned signal_am_id = 7;
+inline constexpr unsigned signal_add_am_id = 8;
 int set_signal_handler(worker &wk, const char *call);
 
 }  // namespace symmem::ucx

@@ -4,6 +4,7 @@
 // spml_ucx does for put_nb).
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "plugins/common/plugin_util.h"
 #include "plugins/ucx/ucx_net.h"
@@ -143,13 +144,25 @@ int do_signal(void *w, int pe, const uint64_t *msg, size_t words, void **req, co
                 "signal", call);
 }
 
-// An incoming signal: the target address, then the words. Stored only inside memory this PE
-// registered; anything else is dropped with one warning (a peer of another build, a corrupt message).
-ucs_status_t on_signal(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
-  plugin &p = *static_cast<plugin *>(arg);
-  const size_t words = length / sizeof(uint64_t);
-  uint64_t addr = 0;
-  if (length >= sizeof addr) std::memcpy(&addr, data, sizeof addr);
+int do_signal_add(void *w, int pe, const uint64_t *msg, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (msg[0] % 8 != 0) {
+    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a counting signal to %#llx is not aligned",
+                  static_cast<unsigned long long>(msg[0]));
+  }
+  worker_guard guard(wk);
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  ucp_request_param_t rp{};
+  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  rp.flags = UCP_AM_SEND_FLAG_EAGER;
+  return posted(wk, ucp_am_send_nbx(ep, signal_add_am_id, nullptr, 0, msg, 2 * sizeof *msg, &rp), req, pe,
+                "counting signal", call);
+}
+
+// Where an incoming signal of `words` words (the address one of them) may store: inside memory
+// this PE registered. A message that fails it is dropped with one warning per PE.
+bool signal_target_ok(plugin &p, const ucp_am_recv_param_t *param, uint64_t addr, size_t length, size_t words) {
   bool ok = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 && length % sizeof(uint64_t) == 0 && words >= 2 &&
             words <= 9 && addr % sizeof(uint64_t) == 0;
   if (ok) {
@@ -157,13 +170,30 @@ ucs_status_t on_signal(void *arg, const void *, size_t, void *data, size_t lengt
     auto it = p.regs.upper_bound(static_cast<uintptr_t>(addr));
     ok = it != p.regs.begin() && (--it, addr - it->first + (words - 1) * sizeof(uint64_t) <= it->second);
   }
-  if (!ok) {
-    if (!p.warned_bad_signal.exchange(true)) {
-      note(p, SYMMEM_BOOT_LOG_WARN, "dropped a malformed signal (%zu bytes to %#llx, outside this PE's registered memory)",
-           length, static_cast<unsigned long long>(addr));
-    }
-    return UCS_OK;
+  if (!ok && !p.warned_bad_signal.exchange(true)) {
+    note(p, SYMMEM_BOOT_LOG_WARN, "dropped a malformed signal (%zu bytes to %#llx, outside this PE's registered memory)",
+         length, static_cast<unsigned long long>(addr));
   }
+  return ok;
+}
+
+ucs_status_t on_signal_add(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
+  plugin &p = *static_cast<plugin *>(arg);
+  uint64_t m[2] = {0, 0};
+  if (length == sizeof m) std::memcpy(m, data, sizeof m);
+  if (length != sizeof m || !signal_target_ok(p, param, m[0], length, 2)) return UCS_OK;
+  __atomic_fetch_add(reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(m[0])), m[1], __ATOMIC_RELEASE);
+  return UCS_OK;
+}
+
+// An incoming signal: the target address, then the words. Stored only inside memory this PE
+// registered; anything else is dropped with one warning (a peer of another build, a corrupt message).
+ucs_status_t on_signal(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
+  plugin &p = *static_cast<plugin *>(arg);
+  const size_t words = length / sizeof(uint64_t);
+  uint64_t addr = 0;
+  if (length >= sizeof addr) std::memcpy(&addr, data, sizeof addr);
+  if (!signal_target_ok(p, param, addr, length, words)) return UCS_OK;
   const auto *in = static_cast<const uint64_t *>(data) + 1;  // UCX may align the payload only to bytes
   auto *out = reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(addr));
   for (size_t i = words - 1; i-- > 1;) {
@@ -229,14 +259,19 @@ int do_progress(void *w) {
 }  // namespace
 
 int set_signal_handler(worker &wk, const char *call) {
-  ucp_am_handler_param_t hp{};
-  hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
-  hp.id = signal_am_id;
-  hp.cb = on_signal;
-  hp.arg = wk.pl;
-  ucs_status_t st = ucp_worker_set_am_recv_handler(wk.w, &hp);
-  return st == UCS_OK ? SYMMEM_SUCCESS
-                      : report(*wk.pl, SYMMEM_ERR_SYSTEM, call, "UCX cannot take the signal handler: %s", ucs_status_string(st));
+  const std::pair<unsigned, ucp_am_recv_callback_t> handlers[] = {{signal_am_id, on_signal}, {signal_add_am_id, on_signal_add}};
+  for (auto [id, cb] : handlers) {
+    ucp_am_handler_param_t hp{};
+    hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+    hp.id = id;
+    hp.cb = cb;
+    hp.arg = wk.pl;
+    ucs_status_t st = ucp_worker_set_am_recv_handler(wk.w, &hp);
+    if (st != UCS_OK) {
+      return report(*wk.pl, SYMMEM_ERR_SYSTEM, call, "UCX cannot take the signal handlers: %s", ucs_status_string(st));
+    }
+  }
+  return SYMMEM_SUCCESS;
 }
 
 void fill_data_ops(symmem_net_ops &ops) {
@@ -248,6 +283,7 @@ void fill_data_ops(symmem_net_ops &ops) {
   ops.test = do_test;
   ops.progress = do_progress;
   ops.signal = do_signal;
+  ops.signal_add = do_signal_add;
 }
 
 }  // namespace symmem::ucx
