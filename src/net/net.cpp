@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -142,10 +143,9 @@ status transport::amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, 
 
 status transport::signal(void *w, int pe, uint32_t region, uint64_t raddr, const uint64_t *words, size_t n,
                          const char *call) {
-  if (ops_.signal == nullptr || n == 0 || n > 8) return put(w, pe, region, raddr, words, n * sizeof *words, false, call);
-  uint64_t msg[9];
-  msg[0] = raddr;
-  std::memcpy(msg + 1, words, n * sizeof *words);
+  if (ops_.signal == nullptr) return put(w, pe, region, raddr, words, n * sizeof *words, false, call);
+  uint64_t msg[9] = {raddr};
+  std::memcpy(msg + 1, words, std::min<size_t>(n, 8) * sizeof *words);  // the plugin refuses more than 8
   void *req = nullptr;
   int rc = ops_.signal(w, pe, msg, n, &req, call);
   return rc == 1 ? wait(w, req, pe, "a signal", call) : code_status(rc);

@@ -24,12 +24,16 @@ std::string host_identity(const std::string &override_name) {
   }
   char name[256] = {};
   ::gethostname(name, sizeof name - 1);
-  std::string boot_id;
-  std::ifstream f("/proc/sys/kernel/random/boot_id");
-  std::getline(f, boot_id);
   struct stat ns {};
   std::string net = ::stat("/proc/self/ns/net", &ns) == 0 ? "/netns:" + std::to_string(ns.st_ino) : "";
-  return std::string(name) + "/" + boot_id + net;
+  return std::string(name) + "/" + boot_id() + net;
+}
+
+std::string boot_id() {
+  std::string id;
+  std::ifstream f("/proc/sys/kernel/random/boot_id");
+  std::getline(f, id);
+  return id;
 }
 
 uint64_t host_hash(const std::string &override_name) {

@@ -13,6 +13,9 @@ namespace symmem::topo {
 // machines differ, and so do two network namespaces of one machine (they cannot pass descriptors
 // to each other over abstract sockets).
 std::string host_identity(const std::string &override_name);
+// The running kernel's boot id (the same in every network namespace and container of it); "" when
+// unknown.
+std::string boot_id();
 uint64_t host_hash(const std::string &override_name);
 // Physical memory plus swap in bytes (0 when unknown).
 size_t host_memory_bytes();

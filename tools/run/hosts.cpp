@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -339,21 +340,18 @@ void remote_hosts::on_frame(int index, uint32_t type, uint32_t id, std::string_v
 // without CPU limits) share its CPUs: each such host's PEs get the next CPU places, so that binding
 // gives every PE of the machine its own core, as on one host with all of them.
 void remote_hosts::place_if_all_known() {
-  for (const host &h : hosts_)
+  std::map<std::string, uint32_t> total, next;  // per machine: its PEs, and the next free place
+  for (const host &h : hosts_) {
     if (!h.machine) return;
+    total[*h.machine] += static_cast<uint32_t>(h.count);
+  }
   for (host &h : hosts_) {
-    uint32_t offset = 0, total = 0;
-    bool before = true;
-    for (const host &o : hosts_) {
-      if (&o == &h) before = false;
-      if (*o.machine != *h.machine) continue;
-      total += static_cast<uint32_t>(o.count);
-      if (before) offset += static_cast<uint32_t>(o.count);
-    }
+    uint32_t &offset = next[*h.machine];
     std::string b;
     hp::put_u32(b, offset);
-    hp::put_u32(b, total);
+    hp::put_u32(b, total[*h.machine]);
     queue(h, hp::frame_bytes(hp::type::place, 0, b));
+    offset += static_cast<uint32_t>(h.count);
   }
 }
 

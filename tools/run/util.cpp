@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "topo/topology.h"
+
 namespace symmem::run {
 
 std::string strf(const char *fmt, ...) {
@@ -139,13 +141,7 @@ void bind_to_cpu(const std::string &mode, int index, int count) {
 }
 
 std::string machine_identity() {
-  std::string id;
-  if (FILE *f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
-    char line[128] = {};
-    if (std::fgets(line, sizeof line, f) != nullptr) id = line;
-    std::fclose(f);
-  }
-  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  std::string id = topo::boot_id();
   if (id.empty()) {  // no boot id: nothing shows two hosts share a machine, so none do
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);

@@ -128,26 +128,13 @@ int do_amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned si
   return posted(wk, ucp_atomic_op_nbx(ep, amo_ops[op], operand, 1, raddr, rkey, &rp), req, pe, "atomic", call);
 }
 
-int do_signal(void *w, int pe, const uint64_t *msg, size_t words, void **req, const char *call) {
-  worker &wk = *static_cast<worker *>(w);
-  if (words == 0 || words > 8 || msg[0] % 8 != 0) {
-    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a signal of %zu words to %#llx is not one UCX sends",
-                  words, static_cast<unsigned long long>(msg[0]));
-  }
-  worker_guard guard(wk);
-  ucp_ep_h ep = endpoint(wk, pe, call);
-  if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
-  ucp_request_param_t rp{};
-  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-  rp.flags = UCP_AM_SEND_FLAG_EAGER;  // one message, whatever its size
-  return posted(wk, ucp_am_send_nbx(ep, signal_am_id, nullptr, 0, msg, (words + 1) * sizeof *msg, &rp), req, pe,
-                "signal", call);
-}
-
-int do_signal_add(void *w, int pe, const uint64_t *msg, void **req, const char *call) {
+// One active message of `words` 8-byte words (the target address first), eager: a signal is
+// never large. The words must stay where they are until it completes (the library waits).
+int send_signal(void *w, int pe, unsigned am_id, const uint64_t *msg, size_t words, void **req, const char *what,
+                const char *call) {
   worker &wk = *static_cast<worker *>(w);
   if (msg[0] % 8 != 0) {
-    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a counting signal to %#llx is not aligned",
+    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a %s to %#llx is not 8-byte aligned", what,
                   static_cast<unsigned long long>(msg[0]));
   }
   worker_guard guard(wk);
@@ -156,54 +143,60 @@ int do_signal_add(void *w, int pe, const uint64_t *msg, void **req, const char *
   ucp_request_param_t rp{};
   rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
   rp.flags = UCP_AM_SEND_FLAG_EAGER;
-  return posted(wk, ucp_am_send_nbx(ep, signal_add_am_id, nullptr, 0, msg, 2 * sizeof *msg, &rp), req, pe,
-                "counting signal", call);
+  return posted(wk, ucp_am_send_nbx(ep, am_id, nullptr, 0, msg, words * sizeof *msg, &rp), req, pe, what, call);
 }
 
-// Where an incoming signal of `words` words (the address one of them) may store: inside memory
-// this PE registered. A message that fails it is dropped with one warning per PE.
-bool signal_target_ok(plugin &p, const ucp_am_recv_param_t *param, uint64_t addr, size_t length, size_t words) {
-  bool ok = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 && length % sizeof(uint64_t) == 0 && words >= 2 &&
-            words <= 9 && addr % sizeof(uint64_t) == 0;
+int do_signal(void *w, int pe, const uint64_t *msg, size_t words, void **req, const char *call) {
+  if (words == 0 || words > 8) {
+    return report(*static_cast<worker *>(w)->pl, SYMMEM_ERR_INVALID_ARGUMENT, call,
+                  "a signal carries 1 to 8 words, not %zu", words);
+  }
+  return send_signal(w, pe, signal_am_id, msg, words + 1, req, "signal", call);
+}
+
+int do_signal_add(void *w, int pe, const uint64_t *msg, void **req, const char *call) {
+  return send_signal(w, pe, signal_add_am_id, msg, 2, req, "counting signal", call);
+}
+
+// Where an incoming signal of `length` bytes (the target address, then 1 to 8 words) stores: inside
+// memory this PE registered, or nowhere (nullptr: a peer of another build, a corrupt message),
+// with one warning per PE.
+uint64_t *signal_target(plugin &p, const ucp_am_recv_param_t *param, const void *data, size_t length) {
+  uint64_t addr = 0;
+  if (length >= sizeof addr) std::memcpy(&addr, data, sizeof addr);
+  bool ok = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 && length % sizeof addr == 0 &&
+            length >= 2 * sizeof addr && length <= 9 * sizeof addr && addr % sizeof addr == 0;
   if (ok) {
     std::lock_guard<std::mutex> lock(p.regs_mutex);
     auto it = p.regs.upper_bound(static_cast<uintptr_t>(addr));
-    ok = it != p.regs.begin() && (--it, addr - it->first + (words - 1) * sizeof(uint64_t) <= it->second);
+    ok = it != p.regs.begin() && (--it, addr - it->first + (length - sizeof addr) <= it->second);
   }
   if (!ok && !p.warned_bad_signal.exchange(true)) {
     note(p, SYMMEM_BOOT_LOG_WARN, "dropped a malformed signal (%zu bytes to %#llx, outside this PE's registered memory)",
          length, static_cast<unsigned long long>(addr));
   }
-  return ok;
+  return ok ? reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(addr)) : nullptr;
 }
 
-ucs_status_t on_signal_add(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
-  plugin &p = *static_cast<plugin *>(arg);
-  uint64_t m[2] = {0, 0};
-  if (length == sizeof m) std::memcpy(m, data, sizeof m);
-  if (length != sizeof m || !signal_target_ok(p, param, m[0], length, 2)) return UCS_OK;
-  __atomic_fetch_add(reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(m[0])), m[1], __ATOMIC_RELEASE);
+// The words follow the address; UCX may align the payload only to bytes, hence the copies.
+uint64_t word_at(const void *data, size_t i) {
+  uint64_t v;
+  std::memcpy(&v, static_cast<const char *>(data) + (i + 1) * sizeof v, sizeof v);
+  return v;
+}
+
+ucs_status_t on_signal(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
+  uint64_t *out = signal_target(*static_cast<plugin *>(arg), param, data, length);
+  if (out == nullptr) return UCS_OK;
+  const size_t words = length / sizeof *out - 1;
+  for (size_t i = words; i-- > 1;) __atomic_store_n(out + i, word_at(data, i), __ATOMIC_RELAXED);
+  __atomic_store_n(out, word_at(data, 0), __ATOMIC_RELEASE);  // the first word last, released
   return UCS_OK;
 }
 
-// An incoming signal: the target address, then the words. Stored only inside memory this PE
-// registered; anything else is dropped with one warning (a peer of another build, a corrupt message).
-ucs_status_t on_signal(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
-  plugin &p = *static_cast<plugin *>(arg);
-  const size_t words = length / sizeof(uint64_t);
-  uint64_t addr = 0;
-  if (length >= sizeof addr) std::memcpy(&addr, data, sizeof addr);
-  if (!signal_target_ok(p, param, addr, length, words)) return UCS_OK;
-  const auto *in = static_cast<const uint64_t *>(data) + 1;  // UCX may align the payload only to bytes
-  auto *out = reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(addr));
-  for (size_t i = words - 1; i-- > 1;) {
-    uint64_t v;
-    std::memcpy(&v, in + i, sizeof v);
-    __atomic_store_n(out + i, v, __ATOMIC_RELAXED);
-  }
-  uint64_t first;
-  std::memcpy(&first, in, sizeof first);
-  __atomic_store_n(out, first, __ATOMIC_RELEASE);
+ucs_status_t on_signal_add(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
+  uint64_t *out = length == 2 * sizeof(uint64_t) ? signal_target(*static_cast<plugin *>(arg), param, data, length) : nullptr;
+  if (out != nullptr) __atomic_fetch_add(out, word_at(data, 0), __ATOMIC_RELEASE);
   return UCS_OK;
 }
 
