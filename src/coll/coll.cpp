@@ -167,7 +167,10 @@ status fcollect(group &gr, void *dest, const void *src, size_t nbytes, const cha
   const core::call_record rec{teams::call_fcollect, 1, nbytes, 0};
   own_range(dest, bytes_of(static_cast<size_t>(gr.n), nbytes, call, "the team size times the block size"), call);
   own_range(src, nbytes, call);
-  if (!gr.local) return fcollect_push(gr, dest, src, nbytes, rec, call);
+  if (!gr.local) {
+    return exchange_fits(gr, nbytes) ? fcollect_exchange(gr, dest, src, nbytes, rec, call)
+                                     : fcollect_push(gr, dest, src, nbytes, rec, call);
+  }
   char *d = static_cast<char *>(dest);
   if (gr.shm() && nbytes <= teams::coll_bytes) {
     const unsigned p = gr.next_parity();
@@ -269,7 +272,10 @@ status alltoall(group &gr, void *dest, const void *src, size_t nbytes, const cha
   const size_t all = bytes_of(static_cast<size_t>(gr.n), nbytes, call, "the team size times the block size");
   own_range(dest, all, call);
   own_range(src, all, call);
-  if (!gr.local) return alltoall_push(gr, dest, src, nbytes, rec, call);
+  if (!gr.local) {
+    return exchange_fits(gr, nbytes) ? alltoall_exchange(gr, dest, src, nbytes, rec, call)
+                                     : alltoall_push(gr, dest, src, nbytes, rec, call);
+  }
   char *d = static_cast<char *>(dest);
   const size_t me_off = static_cast<size_t>(gr.me) * nbytes;
   // Copy-in only for small blocks: beyond ~1 KiB per block, the two copies through the scratch cost

@@ -77,6 +77,15 @@ status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, cons
                      const char *call);
 status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call);
+// Small blocks across hosts (coll_net.cpp): one exchange of data signals, no barrier. exchange_fits
+// says whether blocks of `len` bytes of this group go that way.
+bool exchange_fits(const group &gr, size_t len);
+status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                         const char *call);
+status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                         const char *call);
+status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,
+                       const core::call_record &rec, const char *call);
 
 status reduce(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, uint32_t op_id,
               const char *call);

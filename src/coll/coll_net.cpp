@@ -7,17 +7,90 @@
 // everything has landed, and the exit barrier. Pushing uses only this PE's source pointer, so a
 // source inside the destination (fcollect in place) works as on one host, and every transfer
 // is one-sided from the PE that has the data (no round trip per block, as a pull would need).
+//
+// Small all-to-all patterns (fcollect, alltoall, reductions) go as one *exchange* instead: each
+// member sends every other member its block as one data signal (the block lands in the receiver's
+// team area, then a count goes up, both from one network message with no reply), and waits for
+// the n-1 blocks sent to it. No barrier, no flush: one one-way latency per call. Blocks land by
+// the parity of the team's exchange number, so a block of exchange k+2 could overwrite one of
+// exchange k; but a member that sends exchange k+2 has received every member's block of k+1,
+// so every member has finished k (it copies its blocks out before it returns): the exchanges
+// themselves are the flow control. Only exchanges use those slots, and every exchange sends to
+// every member. Each block carries its exchange number and the sender's call record, so a member
+// reads only blocks of this call and names the members that made another call (the check the
+// entry barrier does elsewhere).
 #include <cstddef>
 #include <cstring>
+#include <vector>
 
 #include "coll/coll.h"
 #include "core/remote.h"
 #include "core/sync.h"
+#include "net/net_plugin.h"
 
 namespace symmem::coll {
 namespace {
 
 const core::call_record exit_rec{teams::call_exit, 1, 0, 0};
+
+struct xchg_tag {
+  uint64_t seq;           // the team's exchange number
+  core::call_record rec;  // the sender's call
+};
+
+// Team PE i's block sits at i * slot, the same place whatever its length, so that a member that
+// called with another length is still found (and named).
+size_t xchg_slot(int n) { return teams::net_xchg_bytes / static_cast<size_t>(n) / 8 * 8; }
+
+// Sends block_for(j) (len bytes) to every other member j, waits for theirs, checks them, and hands
+// each to take(i, data) in team order (this PE's own block is not handed over).
+template <class Block, class Take>
+status exchange(group &gr, size_t len, const core::call_record &rec, Block block_for, Take take, const char *call) {
+  teams::team &t = *gr.t;
+  const uint64_t seq = ++t.net_xchg_seq;
+  const unsigned p = static_cast<unsigned>(seq & 1);
+  const size_t slot = xchg_slot(gr.n);
+  const size_t area_off = teams::area_offset(t);
+  const size_t data_off = area_off + offsetof(teams::team_area, net_xchg_data) + p * teams::net_xchg_bytes;
+  const size_t count_off = area_off + offsetof(teams::team_area, net_xchg_count) + p * sizeof(uint64_t);
+  const xchg_tag tag{seq, rec};
+  thread_local std::vector<unsigned char> msg;
+  msg.resize(slot);
+  std::memcpy(msg.data(), &tag, sizeof tag);
+  for (int k = 1; k < gr.n; ++k) {
+    const int j = (gr.me + k) % gr.n;
+    if (len != 0) std::memcpy(msg.data() + sizeof tag, block_for(j), len);
+    core::ctrl_put_add(gr.world(j), data_off + static_cast<size_t>(gr.me) * slot, msg.data(), sizeof tag + len,
+                       count_off, 1, call);
+  }
+  t.net_xchg_expect[p] += static_cast<uint64_t>(gr.n - 1);
+  teams::team_area *mine = teams::area(t, core::g.my_pe);
+  const int n = gr.n;
+  wait_at_least(mine->net_xchg_count[p], t.net_xchg_expect[p],
+                [n] { return strfmt("the blocks of the %d other PEs of the team (a collective across hosts)", n - 1); },
+                call);
+  const unsigned char *in = mine->net_xchg_data[p];
+  std::string differ;
+  for (int i = 0; i < gr.n; ++i) {
+    if (i == gr.me) continue;
+    xchg_tag got;
+    std::memcpy(&got, in + static_cast<size_t>(i) * slot, sizeof got);
+    if (got.seq != seq || got.rec.call != rec.call || got.rec.a != rec.a || got.rec.b != rec.b) {
+      differ += strfmt("%steam PE %d (PE %d) called %s", differ.empty() ? "" : "; ", i, gr.world(i),
+                       got.seq == seq ? core::describe_call(got.rec).c_str() : "another collective");
+    }
+  }
+  if (!differ.empty()) {
+    return fail(SYMMEM_ERR_MISMATCH, call,
+                "collective calls differ across the PEs of a team of %d: this PE (team PE %d) called %s, %s; every "
+                "team member must make the same collective calls with the same arguments, in the same order",
+                gr.n, gr.me, core::describe_call(rec).c_str(), differ.c_str());
+  }
+  for (int i = 0; i < gr.n; ++i) {
+    if (i != gr.me) take(i, in + static_cast<size_t>(i) * slot + sizeof(xchg_tag));
+  }
+  return ok_status;
+}
 
 // Every member gets `len` bytes of `src` at `dst_off` of its `dest`; this PE's own copy last
 // (src may lie inside dest).
@@ -97,6 +170,55 @@ status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, cons
   }
   core::remote_quiet(call);
   return gr.sync(exit_rec, call);
+}
+
+}  // namespace symmem::coll
+
+namespace symmem::coll {
+
+bool exchange_fits(const group &gr, size_t len) {
+  return gr.t != nullptr && !gr.local && len <= SYMMEM_NET_DATA_SIGNAL_MAX - sizeof(xchg_tag) &&
+         sizeof(xchg_tag) + len <= xchg_slot(gr.n);
+}
+
+status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                         const char *call) {
+  char *d = static_cast<char *>(dest);
+  SYMMEM_TRY(exchange(gr, nbytes, rec, [src](int) { return src; },
+                      [d, nbytes](int i, const unsigned char *b) { std::memcpy(d + static_cast<size_t>(i) * nbytes, b, nbytes); },
+                      call));
+  // src may lie inside dest (at this PE's block): it was read into every message already.
+  std::memmove(d + static_cast<size_t>(gr.me) * nbytes, src, nbytes);
+  return ok_status;
+}
+
+status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                         const char *call) {
+  const char *s = static_cast<const char *>(src);
+  char *d = static_cast<char *>(dest);
+  SYMMEM_TRY(exchange(gr, nbytes, rec, [s, nbytes](int j) { return s + static_cast<size_t>(j) * nbytes; },
+                      [d, nbytes](int i, const unsigned char *b) { std::memcpy(d + static_cast<size_t>(i) * nbytes, b, nbytes); },
+                      call));
+  const size_t me_off = static_cast<size_t>(gr.me) * nbytes;
+  std::memmove(d + me_off, s + me_off, nbytes);
+  return ok_status;
+}
+
+// Every member folds all n sources in team order 0..n-1, as the shared-memory path does, so all
+// get bit-identical results.
+status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,
+                       const core::call_record &rec, const char *call) {
+  const size_t nbytes = nelems * r.esize;
+  thread_local std::vector<unsigned char> blocks;
+  blocks.resize(static_cast<size_t>(gr.n) * nbytes);
+  std::memcpy(blocks.data() + static_cast<size_t>(gr.me) * nbytes, src, nbytes);  // dest may be src
+  unsigned char *all = blocks.data();
+  SYMMEM_TRY(exchange(gr, nbytes, rec, [src](int) { return src; },
+                      [all, nbytes](int i, const unsigned char *b) { std::memcpy(all + static_cast<size_t>(i) * nbytes, b, nbytes); },
+                      call));
+  std::memcpy(dest, all, nbytes);
+  for (int i = 1; i < gr.n; ++i) r.combine(dest, all + static_cast<size_t>(i) * nbytes, nelems);
+  return ok_status;
 }
 
 }  // namespace symmem::coll

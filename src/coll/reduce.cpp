@@ -71,6 +71,7 @@ status reduce(group &gr, void *dest, const void *src, size_t nelems, const reduc
     if (dest != src) std::memmove(dest, src, nbytes);
     return gr.sync(rec, call);
   }
+  if (exchange_fits(gr, nbytes)) return reduce_exchange(gr, dest, src, nelems, r, rec, call);
   if (gr.shm() && nbytes <= small_reduce_bytes && nbytes * static_cast<size_t>(gr.n) <= 4 * small_reduce_bytes) {
     return reduce_small(gr, dest, src, nelems, r, rec, call);
   }

@@ -470,6 +470,18 @@ void ctrl_add(int pe, size_t offset, uint64_t v, const char *call) {
   must(r.net->signal_add(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, v, call), pe, call);
 }
 
+void ctrl_put_add(int pe, size_t data_offset, const void *src, size_t n, size_t count_offset, uint64_t v,
+                  const char *call) {
+  char *base = g.ctrl_table[static_cast<size_t>(pe)];
+  if (!is_remote(pe)) {
+    std::memcpy(base + data_offset, src, n);
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(base + count_offset)).fetch_add(v, std::memory_order_release);
+    return;
+  }
+  const uint64_t at = r.ctrl_base[static_cast<size_t>(pe)];
+  must(r.net->signal_put(r.worker, pe, region_ctrl, at + data_offset, src, n, at + count_offset, v, call), pe, call);
+}
+
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call) {
   if (!is_remote(pe)) {
     std::memcpy(dst, g.ctrl_table[static_cast<size_t>(pe)] + offset, n);

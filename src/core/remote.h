@@ -90,6 +90,11 @@ size_t ctrl_offset(const void *addr_in_my_ctrl);
 // order for a node-local PE; for a remote one, one network message whose handler adds with the
 // target's CPU atomics (posted: no flush covers it; the callers await its effect).
 void ctrl_add(int pe, size_t offset, uint64_t v, const char *call);
+// Stores `n` bytes of `src` at data_offset of PE pe's control segment, then adds v to the word at
+// count_offset there with release order (a data signal: one message to a PE on another host,
+// stores and an atomic add for a node-local one). Returns when `src` may be reused.
+void ctrl_put_add(int pe, size_t data_offset, const void *src, size_t n, size_t count_offset, uint64_t v,
+                  const char *call);
 
 // What a proxy ring's requests do (core/proxy_exec.cpp): the runtime's routines, remote or mapped.
 std::unique_ptr<net::proxy_executor> make_proxy_executor();

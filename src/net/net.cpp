@@ -159,6 +159,19 @@ status transport::signal_add(void *w, int pe, uint32_t region, uint64_t raddr, u
   return rc == 1 ? wait(w, req, pe, "a counting signal", call) : code_status(rc);
 }
 
+status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_raddr, const void *data, size_t len,
+                             uint64_t count_raddr, uint64_t v, const char *call) {
+  if (ops_.signal_put == nullptr) {  // the data complete at the target before the count goes
+    SYMMEM_TRY(put(w, pe, region, data_raddr, data, len, false, call));
+    SYMMEM_TRY(quiet(w, pe, call));
+    return signal_add(w, pe, region, count_raddr, v, call);
+  }
+  const uint64_t hdr[3] = {data_raddr, count_raddr, v};
+  void *req = nullptr;
+  int rc = ops_.signal_put(w, pe, hdr, data, len, &req, call);
+  return rc == 1 ? wait(w, req, pe, "a data signal", call) : code_status(rc);
+}
+
 status transport::fence(void *w, const char *call) { return code_status(ops_.fence(w, call)); }
 
 status transport::quiet(void *w, int pe, const char *call) {

@@ -62,6 +62,10 @@ class transport {
   // Adds v to the word at raddr of PE pe's region with the target's CPU atomics (signal_add):
   // one message, complete when it returns (its effect arrives later; nothing flushes it).
   status signal_add(void *w, int pe, uint32_t region, uint64_t raddr, uint64_t v, const char *call);
+  // Stores `len` bytes (at most SYMMEM_NET_DATA_SIGNAL_MAX) at data_raddr of PE pe's region, then
+  // adds v to the word at count_raddr there (a data signal): one message, complete when it returns.
+  status signal_put(void *w, int pe, uint32_t region, uint64_t data_raddr, const void *data, size_t len,
+                    uint64_t count_raddr, uint64_t v, const char *call);
   status fence(void *w, const char *call);
   // Completes every earlier operation of the worker (pe < 0) or those to one PE.
   status quiet(void *w, int pe, const char *call);

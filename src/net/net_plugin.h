@@ -43,6 +43,7 @@ extern "C" {
 #define SYMMEM_NET_KEY_MAX 256u        // bytes of a packed key, at most
 #define SYMMEM_NET_ADDRESS_MAX 4096u   // bytes of a worker address, at most
 #define SYMMEM_NET_REGION_SIGNALS 0u   // the control segment (see above)
+#define SYMMEM_NET_DATA_SIGNAL_MAX (64u << 10)  // bytes a data signal carries, at most
 
 enum symmem_net_amo {
   SYMMEM_NET_AMO_ADD = 0,
@@ -128,6 +129,13 @@ typedef struct symmem_net_ops {
   // atomic add of the target's CPU, so it is atomic with the target's own CPU atomics on the word.
   // One message, no reply, no flush; completes when `msg` may be reused. NULL: the library uses amo.
   int (*signal_add)(void *worker, int pe, const uint64_t *msg, void **req, const char *call);
+  // A data signal: `len` bytes of `data` stored at address hdr[0], then hdr[2] added to the 8-byte
+  // word at hdr[1] (as for signal_add, with release order: a reader that sees the count sees the
+  // data). Both ranges inside memory PE pe registered. One message, no reply, no flush; completes
+  // when `hdr` and `data` may be reused. At most SYMMEM_NET_DATA_SIGNAL_MAX bytes. NULL: the
+  // library uses put, quiet and signal_add.
+  int (*signal_put)(void *worker, int pe, const uint64_t *hdr, const void *data, size_t len, void **req,
+                    const char *call);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

@@ -30,6 +30,7 @@ struct pool_state {
   // could already hold a count of the new team (its root may be a step ahead).
   struct net_bcast_counts {
     uint64_t announced = 0, taken = 0;
+    uint64_t blocks[2] = {};  // team_area::net_xchg_count, the same way
   } net_bcast_base[max_teams]{};
 } ps __attribute__((init_priority(101)));
 
@@ -50,6 +51,9 @@ void set_members(team &t, int slot, std::vector<int> pes) {
   t.bcast_seen.assign(t.pes.size(), 0);
   t.net_bcast_expect = ps.net_bcast_base[slot].announced;  // this team's broadcast counts start here
   t.net_bcast_acks = ps.net_bcast_base[slot].taken;
+  t.net_xchg_seq = 0;
+  t.net_xchg_expect[0] = ps.net_bcast_base[slot].blocks[0];
+  t.net_xchg_expect[1] = ps.net_bcast_base[slot].blocks[1];
   ps.used |= uint64_t{1} << slot;
 }
 
@@ -303,7 +307,9 @@ void symmem_team_destroy(symmem_team_t h) {
   ps.last_epoch[t->slot] = t->epoch;
   const team_area *a = area(*t, g.my_pe);
   ps.net_bcast_base[t->slot] = {a->net_bcast.load(std::memory_order_acquire),
-                                a->net_bcast_ack.load(std::memory_order_acquire)};
+                                a->net_bcast_ack.load(std::memory_order_acquire),
+                                {a->net_xchg_count[0].load(std::memory_order_acquire),
+                                 a->net_xchg_count[1].load(std::memory_order_acquire)}};
   ps.used &= ~(uint64_t{1} << t->slot);
   t->live = false;
   t->pes.clear();

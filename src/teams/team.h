@@ -19,6 +19,7 @@ inline constexpr size_t coll_bytes = size_t{24} << 10;  // per-PE small-message 
 inline constexpr size_t bcast_bytes = 2048;              // the no-barrier broadcast, per parity
 inline constexpr int bcast_ring = 32;                    // short broadcasts in flight per root
 inline constexpr size_t bcast_inline = 248;              // a short broadcast: data beside its number
+inline constexpr size_t net_xchg_bytes = size_t{24} << 10;  // blocks of one exchange across hosts, per parity
 
 // A short broadcast: its sequence number with its data right after it (up to 56 bytes share the
 // number's cache line, so the reader's one miss brings both).
@@ -41,6 +42,11 @@ struct team_area {
   // announced it to this PE, and one per member that has taken a broadcast this PE rooted.
   alignas(64) std::atomic<uint64_t> net_bcast;
   alignas(64) std::atomic<uint64_t> net_bcast_ack;
+  // Exchanges of a team that spans hosts (coll_net.cpp): team PE i's block of an exchange with
+  // sequence parity p lands at net_xchg_data[p][i * slot], and each landed block adds 1 to
+  // net_xchg_count[p].
+  alignas(64) std::atomic<uint64_t> net_xchg_count[2];
+  alignas(64) unsigned char net_xchg_data[2][net_xchg_bytes];
 };
 static_assert(core::ctrl_scratch_offset + max_teams * sizeof(team_area) <= core::ctrl_bytes,
               "team areas must fit in the control segment");
@@ -59,6 +65,8 @@ struct symmem_team_s {
   std::vector<uint64_t> bcast_seen;  // each member's acknowledgement as last read here (a cache)
   uint64_t net_bcast_expect = 0;     // team_area::net_bcast once every broadcast so far was announced here
   uint64_t net_bcast_acks = 0;       // team_area::net_bcast_ack once every broadcast rooted here was taken
+  uint64_t net_xchg_seq = 0;          // exchanges done on this team (coll_net.cpp)
+  uint64_t net_xchg_expect[2] = {};   // team_area::net_xchg_count[p] once every block so far has landed
   std::vector<int> pes;   // world PE of each team index
   symmem_team_config_t config{0};
   long config_mask = 0;

@@ -125,6 +125,7 @@ void fill_data_ops(symmem_net_ops &ops);
 // default worker (where every endpoint of the peers arrives).
 inline constexpr unsigned signal_am_id = 7;
 inline constexpr unsigned signal_add_am_id = 8;
+inline constexpr unsigned signal_put_am_id = 9;
 int set_signal_handler(worker &wk, const char *call);
 
 }  // namespace symmem::ucx

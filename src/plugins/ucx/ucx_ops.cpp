@@ -158,6 +158,41 @@ int do_signal_add(void *w, int pe, const uint64_t *msg, void **req, const char *
   return send_signal(w, pe, signal_add_am_id, msg, 2, req, "counting signal", call);
 }
 
+// The header (data address, count address, addend) travels as the active message's header and
+// the data as its payload, so nothing is copied here; eager, so the handler gets it all at once.
+int do_signal_put(void *w, int pe, const uint64_t *hdr, const void *data, size_t len, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (hdr[1] % 8 != 0 || len > SYMMEM_NET_DATA_SIGNAL_MAX) {
+    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call,
+                  "a data signal of %zu bytes (at most %u) counting at %#llx (8-byte aligned) is not one this "
+                  "transport sends",
+                  len, SYMMEM_NET_DATA_SIGNAL_MAX, static_cast<unsigned long long>(hdr[1]));
+  }
+  worker_guard guard(wk);
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  ucp_request_param_t rp{};
+  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  rp.flags = UCP_AM_SEND_FLAG_EAGER;
+  return posted(wk, ucp_am_send_nbx(ep, signal_put_am_id, hdr, 3 * sizeof *hdr, data, len, &rp), req, pe,
+                "data signal", call);
+}
+
+// True when [addr, addr + len) lies inside memory this PE registered.
+bool registered(plugin &p, uint64_t addr, size_t len) {
+  std::lock_guard<std::mutex> lock(p.regs_mutex);
+  auto it = p.regs.upper_bound(static_cast<uintptr_t>(addr));
+  return it != p.regs.begin() && (--it, addr >= it->first && addr - it->first <= it->second &&
+                                            len <= it->second - (addr - it->first));
+}
+
+void warn_dropped(plugin &p, size_t length, uint64_t addr) {
+  if (!p.warned_bad_signal.exchange(true)) {
+    note(p, SYMMEM_BOOT_LOG_WARN, "dropped a malformed signal (%zu bytes to %#llx, outside this PE's registered memory)",
+         length, static_cast<unsigned long long>(addr));
+  }
+}
+
 // Where an incoming signal of `length` bytes (the target address, then 1 to 8 words) stores: inside
 // memory this PE registered, or nowhere (nullptr: a peer of another build, a corrupt message),
 // with one warning per PE.
@@ -166,15 +201,8 @@ uint64_t *signal_target(plugin &p, const ucp_am_recv_param_t *param, const void 
   if (length >= sizeof addr) std::memcpy(&addr, data, sizeof addr);
   bool ok = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 && length % sizeof addr == 0 &&
             length >= 2 * sizeof addr && length <= 9 * sizeof addr && addr % sizeof addr == 0;
-  if (ok) {
-    std::lock_guard<std::mutex> lock(p.regs_mutex);
-    auto it = p.regs.upper_bound(static_cast<uintptr_t>(addr));
-    ok = it != p.regs.begin() && (--it, addr - it->first + (length - sizeof addr) <= it->second);
-  }
-  if (!ok && !p.warned_bad_signal.exchange(true)) {
-    note(p, SYMMEM_BOOT_LOG_WARN, "dropped a malformed signal (%zu bytes to %#llx, outside this PE's registered memory)",
-         length, static_cast<unsigned long long>(addr));
-  }
+  ok = ok && registered(p, addr, length - sizeof addr);
+  if (!ok) warn_dropped(p, length, addr);
   return ok ? reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(addr)) : nullptr;
 }
 
@@ -197,6 +225,23 @@ ucs_status_t on_signal(void *arg, const void *, size_t, void *data, size_t lengt
 ucs_status_t on_signal_add(void *arg, const void *, size_t, void *data, size_t length, const ucp_am_recv_param_t *param) {
   uint64_t *out = length == 2 * sizeof(uint64_t) ? signal_target(*static_cast<plugin *>(arg), param, data, length) : nullptr;
   if (out != nullptr) __atomic_fetch_add(out, word_at(data, 0), __ATOMIC_RELEASE);
+  return UCS_OK;
+}
+
+// The data first, then the count with release order.
+ucs_status_t on_signal_put(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                           const ucp_am_recv_param_t *param) {
+  plugin &p = *static_cast<plugin *>(arg);
+  uint64_t hdr[3] = {0, 0, 0};
+  if (header_length == sizeof hdr) std::memcpy(hdr, header, sizeof hdr);
+  const bool ok = header_length == sizeof hdr && (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 &&
+                  hdr[1] % 8 == 0 && registered(p, hdr[0], length) && registered(p, hdr[1], sizeof(uint64_t));
+  if (!ok) {
+    warn_dropped(p, length, hdr[0]);
+    return UCS_OK;
+  }
+  if (length != 0) std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(hdr[0])), data, length);
+  __atomic_fetch_add(reinterpret_cast<uint64_t *>(static_cast<uintptr_t>(hdr[1])), hdr[2], __ATOMIC_RELEASE);
   return UCS_OK;
 }
 
@@ -252,7 +297,8 @@ int do_progress(void *w) {
 }  // namespace
 
 int set_signal_handler(worker &wk, const char *call) {
-  const std::pair<unsigned, ucp_am_recv_callback_t> handlers[] = {{signal_am_id, on_signal}, {signal_add_am_id, on_signal_add}};
+  const std::pair<unsigned, ucp_am_recv_callback_t> handlers[] = {
+      {signal_am_id, on_signal}, {signal_add_am_id, on_signal_add}, {signal_put_am_id, on_signal_put}};
   for (auto [id, cb] : handlers) {
     ucp_am_handler_param_t hp{};
     hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -277,6 +323,7 @@ void fill_data_ops(symmem_net_ops &ops) {
   ops.progress = do_progress;
   ops.signal = do_signal;
   ops.signal_add = do_signal_add;
+  ops.signal_put = do_signal_put;
 }
 
 }  // namespace symmem::ucx
