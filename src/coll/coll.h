@@ -77,6 +77,8 @@ status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, cons
                      const char *call);
 status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call);
+status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                      const char *call);
 // Small blocks across hosts (coll_net.cpp): one exchange of data signals, no barrier. exchange_fits
 // says whether blocks of `len` bytes of this group go that way.
 bool exchange_fits(const group &gr, size_t len);

@@ -19,6 +19,7 @@
 // every member. Each block carries its exchange number and the sender's call record, so a member
 // reads only blocks of this call and names the members that made another call (the check the
 // entry barrier does elsewhere).
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <vector>
@@ -41,6 +42,7 @@ struct xchg_tag {
 // Team PE i's block sits at i * slot, the same place whatever its length, so that a member that
 // called with another length is still found (and named).
 size_t xchg_slot(int n) { return teams::net_xchg_bytes / static_cast<size_t>(n) / 8 * 8; }
+constexpr size_t exchange_max_bytes = size_t{256} << 10;  // per block (see exchange_fits)
 
 // Sends block_for(j) (len bytes) to every other member j, waits for theirs, checks them, and hands
 // each to take(i, data) in team order (this PE's own block is not handed over).
@@ -140,6 +142,74 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
   return ok_status;
 }
 
+// A small team broadcast across hosts, pushed: the root sends the data to every member as one data
+// signal into the member's ring of net_ring slots and returns; a member waits for its slot, checks
+// the root's call record beside the data and copies the data out. Nobody waits for a reply, so
+// back-to-back broadcasts overlap as far as the ring allows: a root reuses a slot only once every
+// member has said it finished the broadcast that used it last (every net_ring_ack broadcasts
+// each PE stores its progress, tagged by the team's bcast_base, at the others). Ring positions
+// count the team's broadcasts, so they agree on every member whoever the roots are; a slot's
+// landed count only ever goes up (its base carried over from the slot's earlier teams).
+status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                      const char *call) {
+  teams::team &t = *gr.t;
+  const uint64_t s = ++t.net_push_seq;
+  const size_t k = static_cast<size_t>(s % teams::net_ring);
+  const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
+  const size_t area_off = teams::area_offset(t);
+  const size_t slot_off = area_off + offsetof(teams::team_area, net_ring_slots) + k * sizeof(teams::net_ring_slot);
+  teams::team_area *mine = teams::area(t, core::g.my_pe);
+  teams::net_ring_slot &in = mine->net_ring_slots[k];
+  if (gr.me == root) {
+    if (s > static_cast<uint64_t>(teams::net_ring)) {  // the slot's last broadcast must be finished everywhere
+      const uint64_t need = t.bcast_base + s - teams::net_ring;
+      for (int m = 0; m < gr.n; ++m) {
+        uint64_t &seen = t.net_done_seen[static_cast<size_t>(m)];
+        if (m == gr.me || seen >= need) continue;
+        const int pe = gr.world(m);
+        wait_at_least(mine->net_done[m], need, [pe, m] {
+          return strfmt("PE %d%s (team PE %d) to finish an earlier broadcast", pe, core::remote_note(pe), m);
+        }, call);
+        seen = mine->net_done[m].load(std::memory_order_acquire);
+      }
+    }
+    struct head {
+      uint64_t seq;
+      core::call_record rec;
+    };
+    thread_local std::vector<unsigned char> msg;
+    msg.resize(sizeof(head) + nbytes);
+    const head h{t.bcast_base + s, rec};
+    std::memcpy(msg.data(), &h, sizeof h);
+    if (nbytes != 0) std::memcpy(msg.data() + sizeof h, src, nbytes);
+    for (int j = 1; j < gr.n; ++j) {
+      core::ctrl_put_add(gr.world((gr.me + j) % gr.n), slot_off + offsetof(teams::net_ring_slot, seq), msg.data(),
+                         msg.size(), slot_off + offsetof(teams::net_ring_slot, landed), 1, call);
+    }
+    if (update_root && dest != src) std::memmove(dest, src, nbytes);
+  } else {
+    const int root_pe = gr.world(root);
+    wait_at_least(in.landed, ++t.net_ring_expect[k], [root_pe, root] {
+      return strfmt("PE %d%s (team PE %d, the root) to start the broadcast", root_pe, core::remote_note(root_pe), root);
+    }, call);
+    if (in.seq != t.bcast_base + s || in.rec.call != rec.call || in.rec.a != rec.a || in.rec.b != rec.b) {
+      return fail(SYMMEM_ERR_MISMATCH, call,
+                  "collective calls differ across the PEs of a team of %d: this PE (team PE %d) called %s, the root "
+                  "(team PE %d, PE %d) called %s; every team member must make the same collective calls with the "
+                  "same arguments, in the same order",
+                  gr.n, gr.me, core::describe_call(rec).c_str(), root, root_pe,
+                  in.seq == t.bcast_base + s ? core::describe_call(in.rec).c_str() : "another broadcast");
+    }
+    if (nbytes != 0) std::memcpy(dest, in.data, nbytes);
+  }
+  if (s % teams::net_ring_ack == 0) {  // tell the others how far this PE got
+    const uint64_t done = t.bcast_base + s;
+    const size_t off = area_off + offsetof(teams::team_area, net_done) + static_cast<size_t>(gr.me) * sizeof(uint64_t);
+    for (int j = 1; j < gr.n; ++j) core::ctrl_signal(gr.world((gr.me + j) % gr.n), off, &done, 1, call);
+  }
+  return ok_status;
+}
+
 status fcollect_push(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                      const char *call) {
   SYMMEM_TRY(gr.sync(rec, call));
@@ -176,17 +246,37 @@ status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, cons
 
 namespace symmem::coll {
 
+// Blocks larger than a slot go as several exchanges, one chunk of every block each (the members
+// compute the same chunks: they depend only on the length and the team size), up to
+// exchange_max_bytes per block; larger ones are pushed (one network put per block, barriers).
 bool exchange_fits(const group &gr, size_t len) {
-  return gr.t != nullptr && !gr.local && len <= SYMMEM_NET_DATA_SIGNAL_MAX - sizeof(xchg_tag) &&
-         sizeof(xchg_tag) + len <= xchg_slot(gr.n);
+  return gr.t != nullptr && !gr.local && xchg_slot(gr.n) > sizeof(xchg_tag) + 64 && len <= exchange_max_bytes;
 }
+
+namespace {
+
+// Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
+size_t chunk_of(const group &gr, size_t esize) {
+  const size_t room = std::min<size_t>(xchg_slot(gr.n) - sizeof(xchg_tag), SYMMEM_NET_DATA_SIGNAL_MAX - sizeof(xchg_tag));
+  return std::max(esize, room / esize * esize);
+}
+
+}  // namespace
 
 status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                          const char *call) {
   char *d = static_cast<char *>(dest);
-  SYMMEM_TRY(exchange(gr, nbytes, rec, [src](int) { return src; },
-                      [d, nbytes](int i, const unsigned char *b) { std::memcpy(d + static_cast<size_t>(i) * nbytes, b, nbytes); },
-                      call));
+  const char *s = static_cast<const char *>(src);
+  const size_t chunk = chunk_of(gr, 1);
+  for (size_t at = 0; at < nbytes || at == 0; at += chunk) {
+    const size_t len = std::min(chunk, nbytes - at);
+    SYMMEM_TRY(exchange(gr, len, rec, [s, at](int) { return s + at; },
+                        [d, nbytes, at, len](int i, const unsigned char *b) {
+                          std::memcpy(d + static_cast<size_t>(i) * nbytes + at, b, len);
+                        },
+                        call));
+    if (nbytes == 0) break;
+  }
   // src may lie inside dest (at this PE's block): it was read into every message already.
   std::memmove(d + static_cast<size_t>(gr.me) * nbytes, src, nbytes);
   return ok_status;
@@ -196,28 +286,43 @@ status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, 
                          const char *call) {
   const char *s = static_cast<const char *>(src);
   char *d = static_cast<char *>(dest);
-  SYMMEM_TRY(exchange(gr, nbytes, rec, [s, nbytes](int j) { return s + static_cast<size_t>(j) * nbytes; },
-                      [d, nbytes](int i, const unsigned char *b) { std::memcpy(d + static_cast<size_t>(i) * nbytes, b, nbytes); },
-                      call));
+  const size_t chunk = chunk_of(gr, 1);
+  for (size_t at = 0; at < nbytes || at == 0; at += chunk) {
+    const size_t len = std::min(chunk, nbytes - at);
+    SYMMEM_TRY(exchange(gr, len, rec, [s, nbytes, at](int j) { return s + static_cast<size_t>(j) * nbytes + at; },
+                        [d, nbytes, at, len](int i, const unsigned char *b) {
+                          std::memcpy(d + static_cast<size_t>(i) * nbytes + at, b, len);
+                        },
+                        call));
+    if (nbytes == 0) break;
+  }
   const size_t me_off = static_cast<size_t>(gr.me) * nbytes;
   std::memmove(d + me_off, s + me_off, nbytes);
   return ok_status;
 }
 
 // Every member folds all n sources in team order 0..n-1, as the shared-memory path does, so all
-// get bit-identical results.
+// get bit-identical results. Chunk by chunk: dest may be src, and a chunk of dest is written only
+// after this PE's chunk of src went out.
 status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,
                        const core::call_record &rec, const char *call) {
   const size_t nbytes = nelems * r.esize;
+  const size_t chunk = chunk_of(gr, r.esize);
   thread_local std::vector<unsigned char> blocks;
-  blocks.resize(static_cast<size_t>(gr.n) * nbytes);
-  std::memcpy(blocks.data() + static_cast<size_t>(gr.me) * nbytes, src, nbytes);  // dest may be src
+  blocks.resize(static_cast<size_t>(gr.n) * std::max<size_t>(1, std::min(chunk, nbytes)));
   unsigned char *all = blocks.data();
-  SYMMEM_TRY(exchange(gr, nbytes, rec, [src](int) { return src; },
-                      [all, nbytes](int i, const unsigned char *b) { std::memcpy(all + static_cast<size_t>(i) * nbytes, b, nbytes); },
-                      call));
-  std::memcpy(dest, all, nbytes);
-  for (int i = 1; i < gr.n; ++i) r.combine(dest, all + static_cast<size_t>(i) * nbytes, nelems);
+  const char *s = static_cast<const char *>(src);
+  char *d = static_cast<char *>(dest);
+  for (size_t at = 0; at < nbytes || at == 0; at += chunk) {  // a zero-length call still exchanges once
+    const size_t len = std::min(chunk, nbytes - at);
+    if (len != 0) std::memcpy(all + static_cast<size_t>(gr.me) * len, s + at, len);
+    SYMMEM_TRY(exchange(gr, len, rec, [s, at](int) { return s + at; },
+                        [all, len](int i, const unsigned char *b) { std::memcpy(all + static_cast<size_t>(i) * len, b, len); },
+                        call));
+    if (len == 0) break;
+    std::memcpy(d + at, all, len);
+    for (int i = 1; i < gr.n; ++i) r.combine(d + at, all + static_cast<size_t>(i) * len, len / r.esize);
+  }
   return ok_status;
 }
 

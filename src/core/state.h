@@ -23,7 +23,7 @@ inline constexpr size_t granule_bytes = size_t{2} << 20;  // commit/release unit
 // The control segment: a small host memfd per PE, mapped by every node-local peer, that holds the
 // runtime's own synchronisation state (barrier slots, call records, collective scratch). It is
 // apart from the heap so that it stays CPU-accessible when the heap lives in GPU memory.
-inline constexpr size_t ctrl_bytes = size_t{8} << 20;
+inline constexpr size_t ctrl_bytes = size_t{16} << 20;
 inline constexpr size_t min_alignment = 64;                // every allocation: one cache line
 inline constexpr int max_sync_rounds = 32;                 // dissemination rounds: 2^32 PEs
 

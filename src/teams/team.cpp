@@ -31,6 +31,7 @@ struct pool_state {
   struct net_bcast_counts {
     uint64_t announced = 0, taken = 0;
     uint64_t blocks[2] = {};  // team_area::net_xchg_count, the same way
+    uint64_t ring[net_ring] = {};  // team_area::net_ring_slots[k].landed, the same way
   } net_bcast_base[max_teams]{};
 } ps __attribute__((init_priority(101)));
 
@@ -49,11 +50,14 @@ void set_members(team &t, int slot, std::vector<int> pes) {
   t.config_mask = 0;
   t.epoch = t.bcast_base = t.bcast_seq = 0;
   t.bcast_seen.assign(t.pes.size(), 0);
+  t.net_done_seen.assign(t.pes.size(), 0);
   t.net_bcast_expect = ps.net_bcast_base[slot].announced;  // this team's broadcast counts start here
   t.net_bcast_acks = ps.net_bcast_base[slot].taken;
   t.net_xchg_seq = 0;
   t.net_xchg_expect[0] = ps.net_bcast_base[slot].blocks[0];
   t.net_xchg_expect[1] = ps.net_bcast_base[slot].blocks[1];
+  t.net_push_seq = 0;
+  for (int k = 0; k < net_ring; ++k) t.net_ring_expect[k] = ps.net_bcast_base[slot].ring[k];
   ps.used |= uint64_t{1} << slot;
 }
 
@@ -167,6 +171,7 @@ status split(team &parent, const std::vector<int> &members, const symmem_team_co
   t.epoch = base;
   t.bcast_base = t.bcast_seq = base << 32;  // above every sequence number an older team left in the slot
   t.bcast_seen.assign(t.pes.size(), t.bcast_base);
+  t.net_done_seen.assign(t.pes.size(), t.bcast_base);
   ps.last_epoch[slot] = base;
   apply_config(t, config, mask);
   *out = &t;
@@ -310,6 +315,9 @@ void symmem_team_destroy(symmem_team_t h) {
                                 a->net_bcast_ack.load(std::memory_order_acquire),
                                 {a->net_xchg_count[0].load(std::memory_order_acquire),
                                  a->net_xchg_count[1].load(std::memory_order_acquire)}};
+  for (int k = 0; k < net_ring; ++k) {
+    ps.net_bcast_base[t->slot].ring[k] = a->net_ring_slots[k].landed.load(std::memory_order_acquire);
+  }
   ps.used &= ~(uint64_t{1} << t->slot);
   t->live = false;
   t->pes.clear();

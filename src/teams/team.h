@@ -20,6 +20,19 @@ inline constexpr size_t bcast_bytes = 2048;              // the no-barrier broad
 inline constexpr int bcast_ring = 32;                    // short broadcasts in flight per root
 inline constexpr size_t bcast_inline = 248;              // a short broadcast: data beside its number
 inline constexpr size_t net_xchg_bytes = size_t{24} << 10;  // blocks of one exchange across hosts, per parity
+inline constexpr int net_ring = 16;              // pushed broadcasts in flight per team (across hosts)
+inline constexpr int net_ring_ack = 8;           // a PE tells the others its progress every this many
+inline constexpr size_t net_ring_bytes = 4096;   // data of a pushed broadcast, at most
+inline constexpr int net_push_members = 64;      // teams of up to this many PEs push their broadcasts
+
+// One pushed broadcast as it lands: the root's data signal stores `seq`, `rec` and the data, then
+// adds 1 to `landed`.
+struct net_ring_slot {
+  alignas(64) std::atomic<uint64_t> landed;
+  alignas(64) uint64_t seq;
+  core::call_record rec;
+  unsigned char data[net_ring_bytes];
+};
 
 // A short broadcast: its sequence number with its data right after it (up to 56 bytes share the
 // number's cache line, so the reader's one miss brings both).
@@ -47,6 +60,11 @@ struct team_area {
   // net_xchg_count[p].
   alignas(64) std::atomic<uint64_t> net_xchg_count[2];
   alignas(64) unsigned char net_xchg_data[2][net_xchg_bytes];
+  // Pushed broadcasts (coll_net.cpp): broadcast s of the team lands in net_ring_slots[s % net_ring];
+  // net_done[i] is the last broadcast team PE i has finished, as it last said (every
+  // net_ring_ack broadcasts), tagged by the team's bcast_base.
+  net_ring_slot net_ring_slots[net_ring];
+  alignas(64) std::atomic<uint64_t> net_done[net_push_members];
 };
 static_assert(core::ctrl_scratch_offset + max_teams * sizeof(team_area) <= core::ctrl_bytes,
               "team areas must fit in the control segment");
@@ -67,6 +85,9 @@ struct symmem_team_s {
   uint64_t net_bcast_acks = 0;       // team_area::net_bcast_ack once every broadcast rooted here was taken
   uint64_t net_xchg_seq = 0;          // exchanges done on this team (coll_net.cpp)
   uint64_t net_xchg_expect[2] = {};   // team_area::net_xchg_count[p] once every block so far has landed
+  uint64_t net_push_seq = 0;          // pushed broadcasts on this team
+  uint64_t net_ring_expect[symmem::teams::net_ring] = {};   // team_area::net_ring_slots[k].landed once each so far has landed
+  std::vector<uint64_t> net_done_seen;  // each member's net_done as last read here (a cache)
   std::vector<int> pes;   // world PE of each team index
   symmem_team_config_t config{0};
   long config_mask = 0;

@@ -3,13 +3,15 @@
  * landing by the parity of the team's exchange number. Every call writes a fresh, poisoned slot of
  * a large array and is checked as it returns, with the calls of one round interleaved so that a
  * block of one kind of call could land in the place of another's; fcollect in place (the source
- * inside the dest); a reduction whose dest is its source; sizes on both sides of the exchange's
- * limit; then all of it on a team split across the hosts, destroyed and split again into the same
+ * inside the dest); a reduction whose dest is its source; blocks that fit a slot, blocks that
+ * take several exchanges, and blocks past the exchange's limit (pushed); then all of it on a team split across the hosts, destroyed and split again into the same
  * slot (its counts start over).
  *
  *   mh_xchg [ROUNDS]          (default 300)
  *   mh_xchg mismatch          PE 1 passes another size to fcollect: every PE must fail the call
- *                             with a message naming the PEs and their calls, not hang */
+ *                             with a message naming the PEs and their calls, not hang
+ *   mh_xchg mismatch-bcast    PE 1 expects a longer broadcast than the root sends: PE 1 fails
+ *                             it naming the root's call, the others complete it */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +73,7 @@ static void run(shmem_team_t team, long rounds, size_t nelems, const char *what)
 int main(int argc, char **argv) {
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes();
-  const size_t most = 8192; /* longs per PE block at most below */
+  const size_t most = 33000; /* longs per PE block at most below */
   dst = shmem_malloc((size_t)n * most * sizeof(long));
   src = shmem_malloc((size_t)n * most * sizeof(long));
   red = shmem_malloc(most * sizeof(long));
@@ -86,10 +88,18 @@ int main(int argc, char **argv) {
     shmem_finalize();
     return rc == 0;
   }
+  if (argc > 1 && strcmp(argv[1], "mismatch-bcast") == 0) {
+    const size_t mine = me == 1 ? 4 : 2; /* a broadcast from PE 0 that PE 1 thinks is longer */
+    const int rc = shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, mine, 0);
+    printf("PE %d: broadcast of %zu longs returned %d\n", me, mine, rc);
+    shmem_finalize();
+    return me == 1 ? rc == 0 : rc != 0;
+  }
   const long rounds = argc > 1 ? atol(argv[1]) : 300;
   run(SHMEM_TEAM_WORLD, rounds, 1, "world, 8 B");
   run(SHMEM_TEAM_WORLD, rounds / 4, 64, "world, 512 B");
-  run(SHMEM_TEAM_WORLD, 20, 4096 / (size_t)n, "world, 32 KiB in all"); /* past the exchange: the push path */
+  run(SHMEM_TEAM_WORLD, 20, 4096 / (size_t)n + 3, "world, 32 KiB in all"); /* blocks past a slot: in chunks */
+  run(SHMEM_TEAM_WORLD, 2, 33000, "world, 258 KiB blocks");                  /* past the exchange: pushed */
   for (int again = 0; again < 3; ++again) {
     /* every other PE: with the PEs filling the hosts in order, a team with members on each host */
     shmem_team_t odd = SHMEM_TEAM_INVALID;
