@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "core/state.h"
@@ -52,6 +53,16 @@ class gpu_reserver final : public mem::reserver {
   }
   [[nodiscard]] const char *what() const override { return "GPU heap"; }
 };
+
+// Where one commit's time goes, printed at SYMMEM_DEBUG=trace: the driver's calls on this PE's
+// chunks, the descriptor exchange with the node-local peers, and mapping theirs.
+struct commit_times {
+  double create = 0, map = 0, exported = 0, exchange = 0, import = 0;  // milliseconds
+};
+using clock_type = std::chrono::steady_clock;
+double ms_since(clock_type::time_point t) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
+}
 
 struct peer_map {
   int pe;
@@ -114,9 +125,9 @@ class gpu_provider final : public mem::provider {
   static constexpr uint32_t no_chunk = UINT32_MAX;
   std::vector<chunk> new_chunks(size_t offset, size_t length);
   status map_range(uintptr_t at, size_t bytes, CUmemGenericAllocationHandle h, const char *whose);
-  status create_chunk(const chunk &c, CUmemGenericAllocationHandle &h, int &fd);
+  status create_chunk(const chunk &c, CUmemGenericAllocationHandle &h, int &fd, commit_times &t);
   status import_chunks(const std::vector<chunk> &chunks, std::vector<std::vector<int>> &got);
-  status share(const std::vector<chunk> &chunks, std::vector<int> &fds, status st);
+  status share(const std::vector<chunk> &chunks, std::vector<int> &fds, status st, commit_times *t = nullptr);
   status commit_batch(const std::vector<chunk> &chunks);
   void note_mapped(const chunk &c, size_t live_from, size_t live_to);
   void unmap_chunk(size_t first);
@@ -175,20 +186,26 @@ status gpu_provider::map_range(uintptr_t at, size_t bytes, CUmemGenericAllocatio
   return ok_status;
 }
 
-status gpu_provider::create_chunk(const chunk &c, CUmemGenericAllocationHandle &h, int &fd) {
+status gpu_provider::create_chunk(const chunk &c, CUmemGenericAllocationHandle &h, int &fd, commit_times &t) {
   const size_t bytes = c.count * core::granule_bytes;
+  clock_type::time_point t0 = clock_type::now();
   CUresult e = cu.cuMemCreate(&h, bytes, &prop_, 0);
+  t.create += ms_since(t0);
   if (e != CUDA_SUCCESS) {
     h = 0;
     return cu_fail(e, "malloc", strfmt("committing %zu bytes of GPU memory for the heap", bytes).c_str(),
                    "free GPU memory, or put fewer PEs on this GPU");
   }
+  t0 = clock_type::now();
   SYMMEM_TRY(map_range(base_ + c.first * core::granule_bytes, bytes, h, "this PE's"));
+  t.map += ms_since(t0);
   fd = -1;
   // The first export of a handle costs the driver 0.7-0.9 ms whatever its size (H200, driver
   // 580: more than creating and mapping 2 GiB), so a PE without node-local peers skips it.
   if (peers_.empty()) return ok_status;
+  t0 = clock_type::now();
   e = cu.cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+  t.exported += ms_since(t0);
   if (e != CUDA_SUCCESS) {
     fd = -1;
     return cu_fail(e, "malloc", "exporting heap memory for node-local peers", "check the driver supports POSIX-fd handles");
@@ -227,16 +244,20 @@ status gpu_provider::import_chunks(const std::vector<chunk> &chunks, std::vector
 }
 
 // Hands this PE's descriptors to the node-local peers and maps theirs (collective).
-status gpu_provider::share(const std::vector<chunk> &chunks, std::vector<int> &fds, status st) {
+status gpu_provider::share(const std::vector<chunk> &chunks, std::vector<int> &fds, status st, commit_times *t) {
   if (!st.ok()) {
     for (int fd : fds) ::close(fd);
     fds.clear();  // peers see no descriptors from this PE and fail the allocation too
   }
   if (!peers_.empty()) {
     std::vector<std::vector<int>> got;
+    clock_type::time_point t0 = clock_type::now();
     status ex = core::g.fds.exchange(core::g.my_pe, core::g.local_fd_peers, fds, got, core::g.cfg.bootstrap_timeout,
                                      "malloc");
+    if (t != nullptr) t->exchange += ms_since(t0);
+    t0 = clock_type::now();
     if (ex.ok()) ex = import_chunks(chunks, got);
+    if (t != nullptr) t->import += ms_since(t0);
     if (st.ok()) st = ex;
   }
   for (int fd : fds) ::close(fd);
@@ -247,14 +268,21 @@ status gpu_provider::commit_batch(const std::vector<chunk> &chunks) {
   std::vector<CUmemGenericAllocationHandle> handles;
   std::vector<int> fds;
   status st = ok_status;
+  commit_times t;
+  size_t granules = 0;
   for (const chunk &c : chunks) {
     CUmemGenericAllocationHandle h = 0;
     int fd = -1;
-    if (st.ok()) st = create_chunk(c, h, fd);
+    if (st.ok()) st = create_chunk(c, h, fd, t);
     if (h != 0) handles.push_back(h);
     if (fd >= 0) fds.push_back(fd);
+    granules += c.count;
   }
-  st = share(chunks, fds, st);
+  st = share(chunks, fds, st, &t);
+  log(log_level::trace, "malloc: committed %zu MiB in %zu chunk(s): create %.3f ms, map %.3f ms, export %.3f ms, "
+      "descriptor exchange with %zu peer(s) %.3f ms, peers' import and map %.3f ms",
+      granules * core::granule_bytes >> 20, chunks.size(), t.create, t.map, t.exported, peers_.size(), t.exchange,
+      t.import);
   for (CUmemGenericAllocationHandle h : handles) (void)cu.cuMemRelease(h);  // the mappings keep the memory
   return st;
 }
