@@ -149,7 +149,11 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
 // member has said it finished the broadcast that used it last (every net_ring_ack broadcasts
 // each PE stores its progress, tagged by the team's bcast_base, at the others). Ring positions
 // count the team's broadcasts, so they agree on every member whoever the roots are; a slot's
-// landed count only ever goes up (its base carried over from the slot's earlier teams).
+// landed count only ever goes up (its base carried over from the slot's earlier teams). A
+// progress report is a store, not a count: one left in flight by an older team of the slot reads
+// as older (bcast_base tag), and it cannot land after a newer one from the same PE, which goes
+// over the same connection after it (UCX delivers a connection's active messages in order; a
+// node-local PE stores directly).
 status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call) {
   teams::team &t = *gr.t;
