@@ -27,6 +27,7 @@
 #include "coll/coll.h"
 #include "core/remote.h"
 #include "core/sync.h"
+#include "core/wait.h"
 #include "net/net_plugin.h"
 
 namespace symmem::coll {
@@ -146,14 +147,13 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
 // signal into the member's ring of net_ring slots and returns; a member waits for its slot, checks
 // the root's call record beside the data and copies the data out. Nobody waits for a reply, so
 // back-to-back broadcasts overlap as far as the ring allows: a root reuses a slot only once every
-// member has said it finished the broadcast that used it last (every net_ring_ack broadcasts
-// each PE stores its progress, tagged by the team's bcast_base, at the others). Ring positions
-// count the team's broadcasts, so they agree on every member whoever the roots are; a slot's
-// landed count only ever goes up (its base carried over from the slot's earlier teams). A
-// progress report is a store, not a count: one left in flight by an older team of the slot reads
-// as older (bcast_base tag), and it cannot land after a newer one from the same PE, which goes
-// over the same connection after it (UCX delivers a connection's active messages in order; a
-// node-local PE stores directly).
+// member has finished the broadcast that used it last. Each PE stores how far it got in its own
+// team area (net_done, tagged by the team's bcast_base, so a value an older team of the slot left
+// reads as older); a root that needs a member further than it last saw reads the member's word
+// (a get), about once per ring's worth of broadcasts. Nothing is sent for it, so no report can
+// overtake another. Ring positions count the team's broadcasts, so they agree on every member
+// whoever the roots are; a slot's landed count only ever goes up (its base carried over from the
+// slot's earlier teams).
 status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call) {
   teams::team &t = *gr.t;
@@ -167,14 +167,20 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
   if (gr.me == root) {
     if (s > static_cast<uint64_t>(teams::net_ring)) {  // the slot's last broadcast must be finished everywhere
       const uint64_t need = t.bcast_base + s - teams::net_ring;
+      const size_t done_off = area_off + offsetof(teams::team_area, net_done);
       for (int m = 0; m < gr.n; ++m) {
         uint64_t &seen = t.net_done_seen[static_cast<size_t>(m)];
         if (m == gr.me || seen >= need) continue;
         const int pe = gr.world(m);
-        wait_at_least(mine->net_done[m], need, [pe, m] {
+        core::ctrl_get(pe, done_off, &seen, sizeof seen, call);
+        if (seen >= need) continue;
+        core::spin_wait w(call, [pe, m] {
           return strfmt("PE %d%s (team PE %d) to finish an earlier broadcast", pe, core::remote_note(pe), m);
-        }, call);
-        seen = mine->net_done[m].load(std::memory_order_acquire);
+        });
+        while (seen < need) {
+          w.pause();
+          core::ctrl_get(pe, done_off, &seen, sizeof seen, call);
+        }
       }
     }
     struct head {
@@ -206,11 +212,7 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
     }
     if (nbytes != 0) std::memcpy(dest, in.data, nbytes);
   }
-  if (s % teams::net_ring_ack == 0) {  // tell the others how far this PE got
-    const uint64_t done = t.bcast_base + s;
-    const size_t off = area_off + offsetof(teams::team_area, net_done) + static_cast<size_t>(gr.me) * sizeof(uint64_t);
-    for (int j = 1; j < gr.n; ++j) core::ctrl_signal(gr.world((gr.me + j) % gr.n), off, &done, 1, call);
-  }
+  mine->net_done.store(t.bcast_base + s, std::memory_order_release);  // read by later roots
   return ok_status;
 }
 

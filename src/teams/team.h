@@ -21,9 +21,7 @@ inline constexpr int bcast_ring = 32;                    // short broadcasts in 
 inline constexpr size_t bcast_inline = 248;              // a short broadcast: data beside its number
 inline constexpr size_t net_xchg_bytes = size_t{24} << 10;  // blocks of one exchange across hosts, per parity
 inline constexpr int net_ring = 16;              // pushed broadcasts in flight per team (across hosts)
-inline constexpr int net_ring_ack = 8;           // a PE tells the others its progress every this many
 inline constexpr size_t net_ring_bytes = 4096;   // data of a pushed broadcast, at most
-inline constexpr int net_push_members = 64;      // teams of up to this many PEs push their broadcasts
 
 // One pushed broadcast as it lands: the root's data signal stores `seq`, `rec` and the data, then
 // adds 1 to `landed`.
@@ -61,10 +59,10 @@ struct team_area {
   alignas(64) std::atomic<uint64_t> net_xchg_count[2];
   alignas(64) unsigned char net_xchg_data[2][net_xchg_bytes];
   // Pushed broadcasts (coll_net.cpp): broadcast s of the team lands in net_ring_slots[s % net_ring];
-  // net_done[i] is the last broadcast team PE i has finished, as it last said (every
-  // net_ring_ack broadcasts), tagged by the team's bcast_base.
+  // net_done is the last pushed broadcast this PE has finished, tagged by the team's bcast_base
+  // (written only by this PE; a root reads it when it needs to reuse a slot).
   net_ring_slot net_ring_slots[net_ring];
-  alignas(64) std::atomic<uint64_t> net_done[net_push_members];
+  alignas(64) std::atomic<uint64_t> net_done;
 };
 static_assert(core::ctrl_scratch_offset + max_teams * sizeof(team_area) <= core::ctrl_bytes,
               "team areas must fit in the control segment");
@@ -87,7 +85,7 @@ struct symmem_team_s {
   uint64_t net_xchg_expect[2] = {};   // team_area::net_xchg_count[p] once every block so far has landed
   uint64_t net_push_seq = 0;          // pushed broadcasts on this team
   uint64_t net_ring_expect[symmem::teams::net_ring] = {};   // team_area::net_ring_slots[k].landed once each so far has landed
-  std::vector<uint64_t> net_done_seen;  // each member's net_done as last read here (a cache)
+  std::vector<uint64_t> net_done_seen;  // each member's net_done as last read by this PE (a cache)
   std::vector<int> pes;   // world PE of each team index
   symmem_team_config_t config{0};
   long config_mask = 0;
