@@ -42,7 +42,13 @@ struct xchg_tag {
 
 // Team PE i's block sits at i * slot, the same place whatever its length, so that a member that
 // called with another length is still found (and named).
-size_t xchg_slot(int n) { return teams::net_xchg_bytes / static_cast<size_t>(n) / 8 * 8; }
+// The exchange area of a team, per parity: the world's own, or the team area's.
+size_t xchg_bytes(const teams::team &t) { return t.slot == 0 ? teams::world_xchg_bytes : teams::net_xchg_bytes; }
+size_t xchg_offset(const teams::team &t, unsigned parity) {
+  return t.slot == 0 ? teams::world_xchg_offset + parity * teams::world_xchg_bytes
+                     : teams::area_offset(t) + offsetof(teams::team_area, net_xchg_data) + parity * teams::net_xchg_bytes;
+}
+size_t xchg_slot(const teams::team &t, int n) { return xchg_bytes(t) / static_cast<size_t>(n) / 8 * 8; }
 constexpr size_t exchange_max_bytes = size_t{256} << 10;  // per block (see exchange_fits)
 
 // Sends block_for(j) (len bytes) to every other member j, waits for theirs, checks them, and hands
@@ -52,9 +58,9 @@ status exchange(group &gr, size_t len, const core::call_record &rec, Block block
   teams::team &t = *gr.t;
   const uint64_t seq = ++t.net_xchg_seq;
   const unsigned p = static_cast<unsigned>(seq & 1);
-  const size_t slot = xchg_slot(gr.n);
+  const size_t slot = xchg_slot(t, gr.n);
   const size_t area_off = teams::area_offset(t);
-  const size_t data_off = area_off + offsetof(teams::team_area, net_xchg_data) + p * teams::net_xchg_bytes;
+  const size_t data_off = xchg_offset(t, p);
   const size_t count_off = area_off + offsetof(teams::team_area, net_xchg_count) + p * sizeof(uint64_t);
   const xchg_tag tag{seq, rec};
   thread_local std::vector<unsigned char> msg;
@@ -72,7 +78,7 @@ status exchange(group &gr, size_t len, const core::call_record &rec, Block block
   wait_at_least(mine->net_xchg_count[p], t.net_xchg_expect[p],
                 [n] { return strfmt("the blocks of the %d other PEs of the team (a collective across hosts)", n - 1); },
                 call);
-  const unsigned char *in = mine->net_xchg_data[p];
+  const unsigned char *in = reinterpret_cast<const unsigned char *>(core::g.ctrl_table[static_cast<size_t>(core::g.my_pe)]) + data_off;
   std::string differ;
   for (int i = 0; i < gr.n; ++i) {
     if (i == gr.me) continue;
@@ -256,14 +262,14 @@ namespace symmem::coll {
 // compute the same chunks: they depend only on the length and the team size), up to
 // exchange_max_bytes per block; larger ones are pushed (one network put per block, barriers).
 bool exchange_fits(const group &gr, size_t len) {
-  return gr.t != nullptr && !gr.local && xchg_slot(gr.n) > sizeof(xchg_tag) + 64 && len <= exchange_max_bytes;
+  return gr.t != nullptr && !gr.local && xchg_slot(*gr.t, gr.n) > sizeof(xchg_tag) + 64 && len <= exchange_max_bytes;
 }
 
 namespace {
 
 // Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
 size_t chunk_of(const group &gr, size_t esize) {
-  const size_t room = std::min<size_t>(xchg_slot(gr.n) - sizeof(xchg_tag), SYMMEM_NET_DATA_SIGNAL_MAX - sizeof(xchg_tag));
+  const size_t room = std::min<size_t>(xchg_slot(*gr.t, gr.n) - sizeof(xchg_tag), SYMMEM_NET_DATA_SIGNAL_MAX - sizeof(xchg_tag));
   return std::max(esize, room / esize * esize);
 }
 

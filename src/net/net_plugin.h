@@ -43,7 +43,7 @@ extern "C" {
 #define SYMMEM_NET_KEY_MAX 256u        // bytes of a packed key, at most
 #define SYMMEM_NET_ADDRESS_MAX 4096u   // bytes of a worker address, at most
 #define SYMMEM_NET_REGION_SIGNALS 0u   // the control segment (see above)
-#define SYMMEM_NET_DATA_SIGNAL_MAX (64u << 10)  // bytes a data signal carries, at most
+#define SYMMEM_NET_DATA_SIGNAL_MAX (256u << 10)  // bytes a data signal carries, at most
 
 enum symmem_net_amo {
   SYMMEM_NET_AMO_ADD = 0,

@@ -64,8 +64,13 @@ struct team_area {
   net_ring_slot net_ring_slots[net_ring];
   alignas(64) std::atomic<uint64_t> net_done;
 };
-static_assert(core::ctrl_scratch_offset + max_teams * sizeof(team_area) <= core::ctrl_bytes,
-              "team areas must fit in the control segment");
+// SHMEM_TEAM_WORLD, the team most programs use for everything, exchanges through a larger area
+// of its own after the team areas (per parity), so its blocks of up to a few hundred KiB take one
+// or two exchanges instead of many.
+inline constexpr size_t world_xchg_bytes = size_t{256} << 10;
+inline constexpr size_t world_xchg_offset = core::ctrl_scratch_offset + max_teams * sizeof(team_area);
+static_assert(world_xchg_offset + 2 * world_xchg_bytes <= core::ctrl_bytes,
+              "team areas and the world's exchange area must fit in the control segment");
 
 }  // namespace symmem::teams
 

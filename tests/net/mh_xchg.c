@@ -99,6 +99,7 @@ int main(int argc, char **argv) {
   run(SHMEM_TEAM_WORLD, rounds, 1, "world, 8 B");
   run(SHMEM_TEAM_WORLD, rounds / 4, 64, "world, 512 B");
   run(SHMEM_TEAM_WORLD, 20, 4096 / (size_t)n + 3, "world, 32 KiB in all"); /* blocks past a slot: in chunks */
+  run(SHMEM_TEAM_WORLD, 3, 25600, "world, 200 KiB blocks");                  /* several exchanges */
   run(SHMEM_TEAM_WORLD, 2, 33000, "world, 258 KiB blocks");                  /* past the exchange: pushed */
   for (int again = 0; again < 3; ++again) {
     /* every other PE: with the PEs filling the hosts in order, a team with members on each host */
@@ -106,6 +107,7 @@ int main(int argc, char **argv) {
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n / 2, NULL, 0, &odd);
     if (odd != SHMEM_TEAM_INVALID) {
       run(odd, rounds / 3, 3, "odd PEs");
+      run(odd, 4, 2000, "odd PEs, 16 KiB blocks"); /* past a team area's slot: in chunks */
       shmem_team_destroy(odd);
     }
     shmem_barrier_all();

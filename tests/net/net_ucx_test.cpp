@@ -338,7 +338,8 @@ void test_signal_add() {
   barrier();
 }
 
-// Data signals: every PE sends the next one blocks of 1 B to 32 KiB onto poisoned memory, each
+// Data signals: every PE sends the next one blocks of 1 B to 32 KiB, then one of the largest size,
+// onto poisoned memory, each
 // message adding 1 to one count; once the receiver sees the count, every byte must be there and
 // nothing past a block. Then one aimed at PE 1's guard page: dropped (with a warning), the count
 // untouched.
@@ -371,12 +372,33 @@ void test_signal_put() {
     CHECK(bad == 0);
     CHECK(in[sizes[k]] == 0xEE);  // nothing stored past the block
   }
+  // One block as large as a data signal goes (eager, in many fragments), into its own region.
+  const size_t big = SYMMEM_NET_DATA_SIGNAL_MAX, big_at = 3u << 20;
+  static_assert(big_at + 4 * (256u << 10) <= buf_bytes, "the large blocks of 4 PEs fit the buffer");
+  if (n <= 4) {
+    std::memset(buf + big_at, 0xEE, big * static_cast<size_t>(n));
+    barrier();
+    std::vector<unsigned char> large(big);
+    for (size_t i = 0; i < big; ++i) large[i] = pattern(me, i * 7);
+    MUST(tp->signal_put(w, to, 0, at(to, big_at + big * static_cast<size_t>(me)), large.data(), big,
+                        at(to, counters_at + 192), 1, "signal_put"));
+    core::spin_wait bw("signal_put test", [from] { return strfmt("the large data signal of PE %d", from); });
+    while (landed.load(std::memory_order_acquire) < blocks + 1) {
+      tp->progress(w);
+      bw.pause();
+    }
+    const auto *in = reinterpret_cast<unsigned char *>(buf + big_at + big * static_cast<size_t>(from));
+    size_t bad = 0;
+    for (size_t i = 0; i < big; ++i) bad += in[i] != pattern(from, i * 7);
+    CHECK(bad == 0);
+  }
+  const uint64_t expect = blocks + (n <= 4 ? 1 : 0);
   barrier();
   if (me == 0) MUST(tp->signal_put(w, 1, 0, at(1, buf_bytes), data.data(), 16, at(1, counters_at + 192), 1, "signal_put"));
   MUST(tp->quiet(w, -1, "quiet"));
   barrier();
   for (int k = 0; k < 1000; ++k) tp->progress(w);
-  CHECK(landed.load() == blocks);  // the stray one added nothing
+  CHECK(landed.load() == expect);  // the stray one added nothing
   barrier();
 }
 
