@@ -40,16 +40,28 @@ struct xchg_tag {
   core::call_record rec;  // the sender's call
 };
 
-// Team PE i's block sits at i * slot, the same place whatever its length, so that a member that
-// called with another length is still found (and named).
 // The exchange area of a team, per parity: the world's own, or the team area's.
 size_t xchg_bytes(const teams::team &t) { return t.slot == 0 ? teams::world_xchg_bytes : teams::net_xchg_bytes; }
 size_t xchg_offset(const teams::team &t, unsigned parity) {
   return t.slot == 0 ? teams::world_xchg_offset + parity * teams::world_xchg_bytes
                      : teams::area_offset(t) + offsetof(teams::team_area, net_xchg_data) + parity * teams::net_xchg_bytes;
 }
+// Team PE i's block sits at i * slot, the same place whatever its length, so that a member that
+// called with another length is still found (and named).
 size_t xchg_slot(const teams::team &t, int n) { return xchg_bytes(t) / static_cast<size_t>(n) / 8 * 8; }
 constexpr size_t exchange_max_bytes = size_t{256} << 10;  // per block (see exchange_fits)
+
+bool same_call(const core::call_record &x, const core::call_record &y) {
+  return x.call == y.call && x.a == y.a && x.b == y.b;
+}
+
+// The error of a collective whose members disagree; `others` names what the other side called.
+status differ(const group &gr, const core::call_record &rec, const std::string &others, const char *call) {
+  return fail(SYMMEM_ERR_MISMATCH, call,
+              "collective calls differ across the PEs of a team of %d: this PE (team PE %d) called %s, %s; every "
+              "team member must make the same collective calls with the same arguments, in the same order",
+              gr.n, gr.me, core::describe_call(rec).c_str(), others.c_str());
+}
 
 // Sends block_for(j) (len bytes) to every other member j, waits for theirs, checks them, and hands
 // each to take(i, data) in team order (this PE's own block is not handed over).
@@ -79,22 +91,17 @@ status exchange(group &gr, size_t len, const core::call_record &rec, Block block
                 [n] { return strfmt("the blocks of the %d other PEs of the team (a collective across hosts)", n - 1); },
                 call);
   const unsigned char *in = reinterpret_cast<const unsigned char *>(core::g.ctrl_table[static_cast<size_t>(core::g.my_pe)]) + data_off;
-  std::string differ;
+  std::string others;
   for (int i = 0; i < gr.n; ++i) {
     if (i == gr.me) continue;
     xchg_tag got;
     std::memcpy(&got, in + static_cast<size_t>(i) * slot, sizeof got);
-    if (got.seq != seq || got.rec.call != rec.call || got.rec.a != rec.a || got.rec.b != rec.b) {
-      differ += strfmt("%steam PE %d (PE %d) called %s", differ.empty() ? "" : "; ", i, gr.world(i),
+    if (got.seq != seq || !same_call(got.rec, rec)) {
+      others += strfmt("%steam PE %d (PE %d) called %s", others.empty() ? "" : "; ", i, gr.world(i),
                        got.seq == seq ? core::describe_call(got.rec).c_str() : "another collective");
     }
   }
-  if (!differ.empty()) {
-    return fail(SYMMEM_ERR_MISMATCH, call,
-                "collective calls differ across the PEs of a team of %d: this PE (team PE %d) called %s, %s; every "
-                "team member must make the same collective calls with the same arguments, in the same order",
-                gr.n, gr.me, core::describe_call(rec).c_str(), differ.c_str());
-  }
+  if (!others.empty()) return differ(gr, rec, others, call);
   for (int i = 0; i < gr.n; ++i) {
     if (i != gr.me) take(i, in + static_cast<size_t>(i) * slot + sizeof(xchg_tag));
   }
@@ -189,13 +196,9 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
         }
       }
     }
-    struct head {
-      uint64_t seq;
-      core::call_record rec;
-    };
     thread_local std::vector<unsigned char> msg;
-    msg.resize(sizeof(head) + nbytes);
-    const head h{t.bcast_base + s, rec};
+    msg.resize(sizeof(xchg_tag) + nbytes);
+    const xchg_tag h{t.bcast_base + s, rec};  // lands on the slot's seq and rec
     std::memcpy(msg.data(), &h, sizeof h);
     if (nbytes != 0) std::memcpy(msg.data() + sizeof h, src, nbytes);
     for (int j = 1; j < gr.n; ++j) {
@@ -208,13 +211,11 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
     wait_at_least(in.landed, ++t.net_ring_expect[k], [root_pe, root] {
       return strfmt("PE %d%s (team PE %d, the root) to start the broadcast", root_pe, core::remote_note(root_pe), root);
     }, call);
-    if (in.seq != t.bcast_base + s || in.rec.call != rec.call || in.rec.a != rec.a || in.rec.b != rec.b) {
-      return fail(SYMMEM_ERR_MISMATCH, call,
-                  "collective calls differ across the PEs of a team of %d: this PE (team PE %d) called %s, the root "
-                  "(team PE %d, PE %d) called %s; every team member must make the same collective calls with the "
-                  "same arguments, in the same order",
-                  gr.n, gr.me, core::describe_call(rec).c_str(), root, root_pe,
-                  in.seq == t.bcast_base + s ? core::describe_call(in.rec).c_str() : "another broadcast");
+    if (in.seq != t.bcast_base + s || !same_call(in.rec, rec)) {
+      return differ(gr, rec,
+                    strfmt("the root (team PE %d, PE %d) called %s", root, root_pe,
+                           in.seq == t.bcast_base + s ? core::describe_call(in.rec).c_str() : "another broadcast"),
+                    call);
     }
     if (nbytes != 0) std::memcpy(dest, in.data, nbytes);
   }
@@ -254,10 +255,6 @@ status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, cons
   return gr.sync(exit_rec, call);
 }
 
-}  // namespace symmem::coll
-
-namespace symmem::coll {
-
 // Blocks larger than a slot go as several exchanges, one chunk of every block each (the members
 // compute the same chunks: they depend only on the length and the team size), up to
 // exchange_max_bytes per block; larger ones are pushed (one network put per block, barriers).
@@ -273,44 +270,41 @@ size_t chunk_of(const group &gr, size_t esize) {
   return std::max(esize, room / esize * esize);
 }
 
-}  // namespace
 
-status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                         const char *call) {
+// dest's block i gets team PE i's block_of(me) (nbytes), this PE's own block_of(me) last: fcollect
+// sends its source to everyone, alltoall block j of its source to team PE j.
+template <class BlockOf>
+status gather_exchange(group &gr, void *dest, size_t nbytes, const core::call_record &rec, BlockOf block_of,
+                       const char *call) {
   char *d = static_cast<char *>(dest);
-  const char *s = static_cast<const char *>(src);
   const size_t chunk = chunk_of(gr, 1);
-  for (size_t at = 0; at < nbytes || at == 0; at += chunk) {
+  for (size_t at = 0; at < nbytes || at == 0; at += chunk) {  // a zero-length call still exchanges once
     const size_t len = std::min(chunk, nbytes - at);
-    SYMMEM_TRY(exchange(gr, len, rec, [s, at](int) { return s + at; },
+    SYMMEM_TRY(exchange(gr, len, rec, [&block_of, at](int j) { return block_of(j) + at; },
                         [d, nbytes, at, len](int i, const unsigned char *b) {
                           std::memcpy(d + static_cast<size_t>(i) * nbytes + at, b, len);
                         },
                         call));
     if (nbytes == 0) break;
   }
-  // src may lie inside dest (at this PE's block): it was read into every message already.
-  std::memmove(d + static_cast<size_t>(gr.me) * nbytes, src, nbytes);
+  // fcollect's src may lie inside dest (at this PE's block): it was read into every message already.
+  std::memmove(d + static_cast<size_t>(gr.me) * nbytes, block_of(gr.me), nbytes);
   return ok_status;
+}
+
+}  // namespace
+
+status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                         const char *call) {
+  const char *s = static_cast<const char *>(src);
+  return gather_exchange(gr, dest, nbytes, rec, [s](int) { return s; }, call);
 }
 
 status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                          const char *call) {
   const char *s = static_cast<const char *>(src);
-  char *d = static_cast<char *>(dest);
-  const size_t chunk = chunk_of(gr, 1);
-  for (size_t at = 0; at < nbytes || at == 0; at += chunk) {
-    const size_t len = std::min(chunk, nbytes - at);
-    SYMMEM_TRY(exchange(gr, len, rec, [s, nbytes, at](int j) { return s + static_cast<size_t>(j) * nbytes + at; },
-                        [d, nbytes, at, len](int i, const unsigned char *b) {
-                          std::memcpy(d + static_cast<size_t>(i) * nbytes + at, b, len);
-                        },
-                        call));
-    if (nbytes == 0) break;
-  }
-  const size_t me_off = static_cast<size_t>(gr.me) * nbytes;
-  std::memmove(d + me_off, s + me_off, nbytes);
-  return ok_status;
+  return gather_exchange(gr, dest, nbytes, rec, [s, nbytes](int j) { return s + static_cast<size_t>(j) * nbytes; },
+                         call);
 }
 
 // Every member folds all n sources in team order 0..n-1, as the shared-memory path does, so all

@@ -24,15 +24,15 @@ struct pool_state {
   std::atomic<uint64_t> nonce{0};    // the job (g.nonce) the pool was set up for
   uint64_t used = 0;                 // live slots on this PE
   uint64_t last_epoch[max_teams]{};  // epoch reached on each slot, kept after destroy
-  // team_area::net_bcast and net_bcast_ack of each slot when its last team was destroyed (0 in a
-  // new job): where the next team's broadcast counts start. Read at destroy, when every count
-  // of the team has landed (each one was waited for inside its broadcast); at creation the area
-  // could already hold a count of the new team (its root may be a step ahead).
-  struct net_bcast_counts {
-    uint64_t announced = 0, taken = 0;
-    uint64_t blocks[2] = {};  // team_area::net_xchg_count, the same way
-    uint64_t ring[net_ring] = {};  // team_area::net_ring_slots[k].landed, the same way
-  } net_bcast_base[max_teams]{};
+  // The counts in each slot's team area when its last team was destroyed (0 in a new job): where
+  // the next team's counts of the cross-host collectives start. Read at destroy, when every count
+  // of the team has landed (each one was waited for inside its call); at creation the area could
+  // already hold a count of the new team (a member may be a step ahead).
+  struct net_counts {
+    uint64_t announced = 0, taken = 0;  // team_area::net_bcast, net_bcast_ack (pulled broadcasts)
+    uint64_t blocks[2] = {};            // team_area::net_xchg_count (exchanges)
+    uint64_t ring[net_ring] = {};       // team_area::net_ring_slots[k].landed (pushed broadcasts)
+  } net_base[max_teams]{};
 } ps __attribute__((init_priority(101)));
 
 void set_members(team &t, int slot, std::vector<int> pes) {
@@ -51,13 +51,13 @@ void set_members(team &t, int slot, std::vector<int> pes) {
   t.epoch = t.bcast_base = t.bcast_seq = 0;
   t.bcast_seen.assign(t.pes.size(), 0);
   t.net_done_seen.assign(t.pes.size(), 0);
-  t.net_bcast_expect = ps.net_bcast_base[slot].announced;  // this team's broadcast counts start here
-  t.net_bcast_acks = ps.net_bcast_base[slot].taken;
+  t.net_bcast_expect = ps.net_base[slot].announced;  // this team's broadcast counts start here
+  t.net_bcast_acks = ps.net_base[slot].taken;
   t.net_xchg_seq = 0;
-  t.net_xchg_expect[0] = ps.net_bcast_base[slot].blocks[0];
-  t.net_xchg_expect[1] = ps.net_bcast_base[slot].blocks[1];
+  t.net_xchg_expect[0] = ps.net_base[slot].blocks[0];
+  t.net_xchg_expect[1] = ps.net_base[slot].blocks[1];
   t.net_push_seq = 0;
-  for (int k = 0; k < net_ring; ++k) t.net_ring_expect[k] = ps.net_bcast_base[slot].ring[k];
+  for (int k = 0; k < net_ring; ++k) t.net_ring_expect[k] = ps.net_base[slot].ring[k];
   ps.used |= uint64_t{1} << slot;
 }
 
@@ -72,7 +72,7 @@ void setup_pool() {
   }
   ps.used = 0;
   std::fill(std::begin(ps.last_epoch), std::end(ps.last_epoch), 0);
-  std::fill(std::begin(ps.net_bcast_base), std::end(ps.net_bcast_base), pool_state::net_bcast_counts{});
+  std::fill(std::begin(ps.net_base), std::end(ps.net_base), pool_state::net_counts{});
   std::vector<int> world(static_cast<size_t>(g.n_pes));
   std::vector<int> shared;
   for (int p = 0; p < g.n_pes; ++p) {
@@ -311,12 +311,12 @@ void symmem_team_destroy(symmem_team_t h) {
   std::lock_guard<std::mutex> lock(ps.mutex);
   ps.last_epoch[t->slot] = t->epoch;
   const team_area *a = area(*t, g.my_pe);
-  ps.net_bcast_base[t->slot] = {a->net_bcast.load(std::memory_order_acquire),
+  ps.net_base[t->slot] = {a->net_bcast.load(std::memory_order_acquire),
                                 a->net_bcast_ack.load(std::memory_order_acquire),
                                 {a->net_xchg_count[0].load(std::memory_order_acquire),
                                  a->net_xchg_count[1].load(std::memory_order_acquire)}};
   for (int k = 0; k < net_ring; ++k) {
-    ps.net_bcast_base[t->slot].ring[k] = a->net_ring_slots[k].landed.load(std::memory_order_acquire);
+    ps.net_base[t->slot].ring[k] = a->net_ring_slots[k].landed.load(std::memory_order_acquire);
   }
   ps.used &= ~(uint64_t{1} << t->slot);
   t->live = false;

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "bootstrap/bootstrap.h"
@@ -60,6 +61,17 @@ uint64_t at(int pe, size_t off) { return base[static_cast<size_t>(pe)] + off; }
 // segment, whose puts a worker flush need not cover), so a quiet completes the puts into it.
 constexpr uint32_t data_region = 1;
 unsigned char pattern(int owner, size_t i) { return static_cast<unsigned char>(owner * 37 + i * 11 + 1); }
+
+// Progresses the worker until the 8-byte word at `word` holds at least `want` (bounded; the
+// message names what was awaited).
+void await_count(uint64_t *word, uint64_t want, const char *test, std::function<std::string()> what) {
+  std::atomic_ref<uint64_t> v(*word);
+  core::spin_wait sw(test, std::move(what));
+  while (v.load(std::memory_order_acquire) < want) {
+    tp->progress(w);
+    sw.pause();
+  }
+}
 
 // Dissemination barrier over the transport: round k signals PE me+2^k, waits for me-2^k.
 void barrier() {
@@ -326,12 +338,10 @@ void test_signal_add() {
   if (me == 0) {
     const uint64_t want = 5ull * static_cast<uint64_t>(hammer) * static_cast<uint64_t>(n);
     std::atomic_ref<uint64_t> total(*word);
-    core::spin_wait sw("signal_add test", [&] { return strfmt("the counter to reach %llu (at %llu)",
-        static_cast<unsigned long long>(want), static_cast<unsigned long long>(total.load())); });
-    while (total.load(std::memory_order_acquire) < want) {
-      tp->progress(w);
-      sw.pause();
-    }
+    await_count(word, want, "signal_add test", [&] {
+      return strfmt("the counter to reach %llu (at %llu)", static_cast<unsigned long long>(want),
+                    static_cast<unsigned long long>(total.load()));
+    });
     for (int k = 0; k < 1000; ++k) tp->progress(w);
     CHECK(total.load() == want);
   }
@@ -339,9 +349,8 @@ void test_signal_add() {
 }
 
 // Data signals: every PE sends the next one blocks of 1 B to 32 KiB, then one of the largest size,
-// onto poisoned memory, each
-// message adding 1 to one count; once the receiver sees the count, every byte must be there and
-// nothing past a block. Then one aimed at PE 1's guard page: dropped (with a warning), the count
+// onto poisoned memory, each message adding 1 to one count; once the receiver sees the count,
+// every byte must be there and nothing past a block. Then one aimed at PE 1's guard page: dropped (with a warning), the count
 // untouched.
 void test_signal_put() {
   std::memset(buf, 0xEE, slot * static_cast<size_t>(n));
@@ -360,11 +369,7 @@ void test_signal_put() {
                         at(to, counters_at + 192), 1, "signal_put"));
   }
   std::atomic_ref<uint64_t> landed(*count);
-  core::spin_wait sw("signal_put test", [from] { return strfmt("the data signals of PE %d", from); });
-  while (landed.load(std::memory_order_acquire) < blocks) {
-    tp->progress(w);
-    sw.pause();
-  }
+  await_count(count, blocks, "signal_put test", [from] { return strfmt("the data signals of PE %d", from); });
   for (size_t k = 0; k < blocks; ++k) {
     const auto *in = reinterpret_cast<unsigned char *>(buf + slot * static_cast<size_t>(from) + offs[k]);
     size_t bad = 0;
@@ -373,8 +378,8 @@ void test_signal_put() {
     CHECK(in[sizes[k]] == 0xEE);  // nothing stored past the block
   }
   // One block as large as a data signal goes (eager, in many fragments), into its own region.
-  const size_t big = SYMMEM_NET_DATA_SIGNAL_MAX, big_at = 3u << 20;
-  static_assert(big_at + 4 * (256u << 10) <= buf_bytes, "the large blocks of 4 PEs fit the buffer");
+  constexpr size_t big = SYMMEM_NET_DATA_SIGNAL_MAX, big_at = 3u << 20;
+  static_assert(big_at + 4 * big <= buf_bytes, "the large blocks of 4 PEs fit the buffer");
   if (n <= 4) {
     std::memset(buf + big_at, 0xEE, big * static_cast<size_t>(n));
     barrier();
@@ -382,11 +387,7 @@ void test_signal_put() {
     for (size_t i = 0; i < big; ++i) large[i] = pattern(me, i * 7);
     MUST(tp->signal_put(w, to, 0, at(to, big_at + big * static_cast<size_t>(me)), large.data(), big,
                         at(to, counters_at + 192), 1, "signal_put"));
-    core::spin_wait bw("signal_put test", [from] { return strfmt("the large data signal of PE %d", from); });
-    while (landed.load(std::memory_order_acquire) < blocks + 1) {
-      tp->progress(w);
-      bw.pause();
-    }
+    await_count(count, blocks + 1, "signal_put test", [from] { return strfmt("the large data signal of PE %d", from); });
     const auto *in = reinterpret_cast<unsigned char *>(buf + big_at + big * static_cast<size_t>(from));
     size_t bad = 0;
     for (size_t i = 0; i < big; ++i) bad += in[i] != pattern(from, i * 7);

@@ -128,8 +128,20 @@ int do_amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned si
   return posted(wk, ucp_atomic_op_nbx(ep, amo_ops[op], operand, 1, raddr, rkey, &rp), req, pe, "atomic", call);
 }
 
-// One active message of `words` 8-byte words (the target address first), eager: a signal is
-// never large. The words must stay where they are until it completes (the library waits).
+// One eager active message (the handler gets all of it at once): `header` and `payload` must stay
+// where they are until it completes (the library waits).
+int send_am(worker &wk, int pe, unsigned am_id, const void *header, size_t header_len, const void *payload, size_t len,
+            void **req, const char *what, const char *call) {
+  worker_guard guard(wk);
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  ucp_request_param_t rp{};
+  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  rp.flags = UCP_AM_SEND_FLAG_EAGER;
+  return posted(wk, ucp_am_send_nbx(ep, am_id, header, header_len, payload, len, &rp), req, pe, what, call);
+}
+
+// A signal: one active message of `words` 8-byte words, the target address first.
 int send_signal(void *w, int pe, unsigned am_id, const uint64_t *msg, size_t words, void **req, const char *what,
                 const char *call) {
   worker &wk = *static_cast<worker *>(w);
@@ -137,13 +149,7 @@ int send_signal(void *w, int pe, unsigned am_id, const uint64_t *msg, size_t wor
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a %s to %#llx is not 8-byte aligned", what,
                   static_cast<unsigned long long>(msg[0]));
   }
-  worker_guard guard(wk);
-  ucp_ep_h ep = endpoint(wk, pe, call);
-  if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
-  ucp_request_param_t rp{};
-  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-  rp.flags = UCP_AM_SEND_FLAG_EAGER;
-  return posted(wk, ucp_am_send_nbx(ep, am_id, nullptr, 0, msg, words * sizeof *msg, &rp), req, pe, what, call);
+  return send_am(wk, pe, am_id, nullptr, 0, msg, words * sizeof *msg, req, what, call);
 }
 
 int do_signal(void *w, int pe, const uint64_t *msg, size_t words, void **req, const char *call) {
@@ -159,7 +165,7 @@ int do_signal_add(void *w, int pe, const uint64_t *msg, void **req, const char *
 }
 
 // The header (data address, count address, addend) travels as the active message's header and
-// the data as its payload, so nothing is copied here; eager, so the handler gets it all at once.
+// the data as its payload, so nothing is copied here.
 int do_signal_put(void *w, int pe, const uint64_t *hdr, const void *data, size_t len, void **req, const char *call) {
   worker &wk = *static_cast<worker *>(w);
   if (hdr[1] % 8 != 0 || len > SYMMEM_NET_DATA_SIGNAL_MAX) {
@@ -168,14 +174,7 @@ int do_signal_put(void *w, int pe, const uint64_t *hdr, const void *data, size_t
                   "transport sends",
                   len, SYMMEM_NET_DATA_SIGNAL_MAX, static_cast<unsigned long long>(hdr[1]));
   }
-  worker_guard guard(wk);
-  ucp_ep_h ep = endpoint(wk, pe, call);
-  if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
-  ucp_request_param_t rp{};
-  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-  rp.flags = UCP_AM_SEND_FLAG_EAGER;
-  return posted(wk, ucp_am_send_nbx(ep, signal_put_am_id, hdr, 3 * sizeof *hdr, data, len, &rp), req, pe,
-                "data signal", call);
+  return send_am(wk, pe, signal_put_am_id, hdr, 3 * sizeof *hdr, data, len, req, "data signal", call);
 }
 
 // True when [addr, addr + len) lies inside memory this PE registered.
