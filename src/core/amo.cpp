@@ -9,16 +9,10 @@
 #include "core/checks.h"
 #include "core/state.h"
 #include "ctx/ctx.h"
+#include "mem/provider.h"
 #include "net/net_plugin.h"
 
 namespace symmem::core {
-namespace {
-
-// GPU heap (src/cuda/host_amo.cpp): the AMO runs as a one-thread kernel with system-scope atomics
-// on the PE's private stream, so it is atomic with respect to device AMOs too (docs/gpu.md).
-enum gpu_amo_op : int { amo_fetch, amo_set, amo_swap, amo_cas, amo_add, amo_and, amo_or, amo_xor };
-}  // namespace
-uint64_t gpu_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) __attribute__((weak));
 namespace {
 
 // std::atomic_ref's interface over symmetric memory: the CPU's atomics on a host heap and on static
@@ -38,25 +32,25 @@ class amo_ref {
     return r;
   }
   T load(std::memory_order o) const {
-    return cpu() ? ref().load(o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_OR, T{}, true) : gpu(amo_fetch, T{}, T{});
+    return cpu() ? ref().load(o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_OR, T{}, true) : gpu(mem::amo_fetch, T{}, T{});
   }
   void store(T v, std::memory_order o) const {
-    cpu() ? ref().store(v, o) : pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_SWAP, v, false) : (void)gpu(amo_set, v, T{});
+    cpu() ? ref().store(v, o) : pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_SWAP, v, false) : (void)gpu(mem::amo_set, v, T{});
   }
   T exchange(T v, std::memory_order o) const {
-    return cpu() ? ref().exchange(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_SWAP, v, true) : gpu(amo_swap, v, T{});
+    return cpu() ? ref().exchange(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_SWAP, v, true) : gpu(mem::amo_swap, v, T{});
   }
   T fetch_add(T v, std::memory_order o) const {
-    return cpu() ? ref().fetch_add(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_ADD, v, true) : gpu(amo_add, v, T{});
+    return cpu() ? ref().fetch_add(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_ADD, v, true) : gpu(mem::amo_add, v, T{});
   }
   T fetch_and(T v, std::memory_order o) const {
-    return cpu() ? ref().fetch_and(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_AND, v, true) : gpu(amo_and, v, T{});
+    return cpu() ? ref().fetch_and(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_AND, v, true) : gpu(mem::amo_and, v, T{});
   }
   T fetch_or(T v, std::memory_order o) const {
-    return cpu() ? ref().fetch_or(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_OR, v, true) : gpu(amo_or, v, T{});
+    return cpu() ? ref().fetch_or(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_OR, v, true) : gpu(mem::amo_or, v, T{});
   }
   T fetch_xor(T v, std::memory_order o) const {
-    return cpu() ? ref().fetch_xor(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_XOR, v, true) : gpu(amo_xor, v, T{});
+    return cpu() ? ref().fetch_xor(v, o) : pe_ >= 0 ? net(SYMMEM_NET_AMO_XOR, v, true) : gpu(mem::amo_xor, v, T{});
   }
   // The non-fetching forms: over the network they are posted and complete at quiet, like a put.
   void add(T v) const { pe_ >= 0 ? (void)net(SYMMEM_NET_AMO_ADD, v, false) : (void)fetch_add(v, std::memory_order_acq_rel); }
@@ -66,7 +60,7 @@ class amo_ref {
   bool compare_exchange_strong(T &expected, T v, std::memory_order s, std::memory_order f) const {
     if (cpu()) return ref().compare_exchange_strong(expected, v, s, f);
     T old = pe_ >= 0 ? from_bits(remote_amo(p_, pe_, SYMMEM_NET_AMO_CSWAP, sizeof(T), bits(v), bits(expected), true, call_, ctx_))
-                     : gpu(amo_cas, expected, v);
+                     : gpu(mem::amo_cas, expected, v);
     bool swapped = old == expected;
     expected = old;
     return swapped;
@@ -93,7 +87,9 @@ class amo_ref {
     uint64_t ua = 0, ub = 0;
     std::memcpy(&ua, &a, sizeof a);
     std::memcpy(&ub, &b, sizeof b);
-    uint64_t r = gpu_amo(op, p_, sizeof(T), std::is_floating_point_v<T>, ua, ub);
+    // A heap the CPU cannot reach: the memory kind's own atomic (GPU heap: a one-thread kernel
+    // with system-scope atomics, so it is atomic with respect to device AMOs: docs/gpu.md).
+    uint64_t r = g.heap->amo(op, p_, sizeof(T), std::is_floating_point_v<T>, ua, ub);
     T out;
     std::memcpy(&out, &r, sizeof out);
     return out;

@@ -60,9 +60,6 @@ void sync_or_die(call_id id, const char *call) {
 
 }  // namespace
 
-// src/cuda/ (GPU heap): waits for this PE's outstanding GPU work (every stream of its context).
-void gpu_quiesce() __attribute__((weak));
-
 }  // namespace symmem::core
 
 using namespace symmem::core;
@@ -83,9 +80,7 @@ void symmem_quiet(void) {
 
 void symmem_barrier_all(void) {
   symmem_quiet();
-  if (!g.heap_on_cpu && gpu_quiesce != nullptr) {
-    gpu_quiesce();  // NVSHMEM's host barrier_all also completes the PE's GPU work
-  }
+  if (g.heap) g.heap->quiesce();  // NVSHMEM's host barrier_all also completes the PE's GPU work
   sync_or_die(call_barrier_all, "barrier_all");
 }
 

@@ -40,11 +40,6 @@ size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 // The GPU provider (src/cuda/) defines this when the build has CUDA; it returns nullptr (and no
 // error) when no GPU is usable and SYMMEM_HEAP is auto.
 status make_gpu_provider(const config::settings &cfg, std::unique_ptr<mem::provider> &out) __attribute__((weak));
-// Also from src/cuda/ (GPU heap only): the device sync area and the device-state publication
-// after the heap exists; their withdrawal before teardown; completing this PE's GPU work.
-status gpu_after_init() __attribute__((weak));
-void gpu_before_teardown() __attribute__((weak));
-void gpu_quiesce() __attribute__((weak));
 
 status make_heap_provider(const config::settings &cfg, std::unique_ptr<mem::provider> &out) {
   if (cfg.heap_kind != "host") {
@@ -235,8 +230,8 @@ void teardown() {
   data_teardown();
   g.n_pes = 0;
   g.peer_base = nullptr;
-  if (g.heap && !g.heap_on_cpu && gpu_before_teardown != nullptr) {
-    gpu_before_teardown();
+  if (g.heap) {
+    g.heap->stopping();
   }
   if (g.heap) {
     g.heap->destroy();
@@ -300,13 +295,11 @@ status do_init(int requested) {
   g.alloc.set_origin(g.heap_base);
   g.peer_base = g.peer_table.data();
   g.data_peer = g.data_table.data();
-  if (!g.heap_on_cpu && gpu_after_init != nullptr) {
-    SYMMEM_TRY(gpu_after_init());
-  }
   g.thread_level = requested < SYMMEM_THREAD_SINGLE ? SYMMEM_THREAD_SINGLE : std::min(requested, int{SYMMEM_THREAD_MULTIPLE});
   std::vector<uint64_t> hosts;
   for (const peer_info &pi : all) hosts.push_back(pi.host);
   SYMMEM_TRY(remote_init(hosts, "init"));
+  SYMMEM_TRY(g.heap->started());
   SYMMEM_TRY(g.boot->barrier("init"));
   log(log_level::info, "%s heap", g.heap->kind());
   log(log_level::info, "initialized: %d PEs (%d on this host), heap %zu bytes at %#lx, bootstrap %s", g.n_pes,
@@ -380,9 +373,7 @@ void symmem_finalize(void) {
     return;
   }
   symmem_quiet();
-  if (!g.heap_on_cpu && core::gpu_quiesce != nullptr) {
-    core::gpu_quiesce();  // no kernel of this PE may write into a peer's heap once that peer tears down
-  }
+  g.heap->quiesce();  // no kernel of this PE may write into a peer's heap once that peer tears down
   core::call_record rec{core::call_finalize, 1, 0, 0};
   status st = core::remote_quiesce("finalize");
   if (st.ok()) st = core::collective_sync(rec, "finalize");

@@ -3,8 +3,20 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
+#include "common/error.h"
 #include "symmem/detail/device_state.h"
+
+namespace symmem::core {
+// The GPU heap's operations (device_runtime.cpp), behind the provider's table (gpu_provider.cpp):
+// after init, the device sync area and the device state; waiting for this PE's GPU work; the
+// device state's withdrawal; a host atomic on the heap (op: mem::amo_op).
+status gpu_after_init();
+void gpu_quiesce();
+void gpu_before_teardown();
+uint64_t gpu_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b);
+}  // namespace symmem::core
 
 namespace symmem::cuda {
 

@@ -20,6 +20,7 @@
 
 #include "core/state.h"
 #include "cuda/cu_api.h"
+#include "cuda/device_runtime.h"
 #include "cuda/gpu.h"
 #include "mem/provider.h"
 
@@ -110,6 +111,13 @@ class gpu_provider final : public mem::provider {
   void release(size_t offset, size_t length) override;
   void copy(void *dst, const void *src, size_t n) override;
   void zero(void *dst, size_t n) override;
+  uint64_t amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) override {
+    return core::gpu_amo(op, target, size, is_float, a, b);
+  }
+  [[nodiscard]] bool cpu_reaches(const void *p, size_t n) const override;
+  status started() override { return core::gpu_after_init(); }
+  void quiesce() override { core::gpu_quiesce(); }
+  void stopping() override { core::gpu_before_teardown(); }
   void destroy() override;
   // Maps the user's allocation handle at heap offset `offset` here and in every peer's window.
   status map_user(size_t offset, size_t length, CUmemGenericAllocationHandle h);
@@ -415,6 +423,21 @@ void gpu_provider::copy(void *dst, const void *src, size_t n) {
   if (e != CUDA_SUCCESS) {
     fatal("putmem/getmem", "copying %zu bytes between %p and %p on the GPU failed: %s", n, src, dst, cu_text(e).c_str());
   }
+}
+
+// The heap, and any pointer CUDA knows as device memory (the program's cudaMalloc buffers, which
+// NVSHMEM lets host calls name as local buffers). Managed and host memory the CPU reaches.
+bool gpu_provider::cpu_reaches(const void *p, size_t n) const {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  if (a - base_ < size_ || (a < base_ && a + n > base_)) return false;
+  unsigned type = 0;
+  if (cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(p)) !=
+      CUDA_SUCCESS) {
+    return true;  // not memory CUDA knows: the program's host memory
+  }
+  int managed = 0;
+  (void)cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, reinterpret_cast<CUdeviceptr>(p));
+  return type != CU_MEMORYTYPE_DEVICE || managed != 0;
 }
 
 void gpu_provider::zero(void *dst, size_t n) {

@@ -48,7 +48,7 @@ void publish_library_state(const symmem_device_state *s);
 int launch_signal_wait(const uint64_t *sig, int cmp, uint64_t value, int gpu_scope, uint64_t limit_ns, int me,
                        CUstream stream);
 int launch_signal_op(uint64_t *target, uint64_t value, int op, int gpu_scope, CUstream stream);
-// One host AMO (op: core::gpu_amo_op) on `target`; the old value lands in *result (host-mapped).
+// One host AMO (op: mem::amo_op) on `target`; the old value lands in *result (host-mapped).
 int launch_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b, uint64_t *result,
                CUstream stream);
 const char *launch_error_text(int err);

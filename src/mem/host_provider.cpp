@@ -74,3 +74,17 @@ class host_provider final : public provider {
 std::unique_ptr<provider> make_host_provider() { return std::make_unique<host_provider>(); }
 
 }  // namespace symmem::mem
+
+namespace symmem::mem {
+
+// Only a kind the CPU cannot load and store needs an atomic of its own; the host heap's are the
+// CPU's (core/amo.cpp), so reaching this is a library bug.
+uint64_t provider::amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) {
+  (void)a;
+  (void)b;
+  (void)is_float;
+  fatal("atomic", "the %s heap has no atomic of its own (op %d on %u bytes at %p): a library bug", kind(), op, size,
+        target);
+}
+
+}  // namespace symmem::mem

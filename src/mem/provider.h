@@ -1,9 +1,11 @@
-// symmem: where the symmetric heap's memory comes from.
+// symmem: where the symmetric heap's memory comes from, and what its kind of memory needs.
 //
 // A provider backs [base, base+size) of this PE with physical memory, exports descriptors for
 // node-local peers, and maps a peer's heap from the descriptors it exported. The host provider
 // uses one memfd; the GPU provider (src/cuda/) uses CUDA VMM allocations with POSIX-fd handles.
-// Providers are used at init, at collective allocation and at finalize: never on a hot path.
+// A provider is also the table of operations of its memory kind (copy, zero, atomic, quiesce,
+// start and stop), so core/ calls the table and knows nothing of CUDA. Used at init, collective
+// allocation and finalize, and on the paths that cannot load and store heap memory directly.
 #pragma once
 
 #include <cstddef>
@@ -15,6 +17,9 @@
 #include "mem/vaspace.h"
 
 namespace symmem::mem {
+
+// Atomic operations of provider::amo.
+enum amo_op : int { amo_fetch, amo_set, amo_swap, amo_cas, amo_add, amo_and, amo_or, amo_xor };
 
 class provider {
  public:
@@ -55,6 +60,25 @@ class provider {
     (void)dst;
     (void)n;
   }
+  // An atomic on heap memory the CPU cannot load and store (op: amo_op below), atomic with respect
+  // to the kind's own atomics (GPU heap: system-scope device atomics). Returns the old value.
+  virtual uint64_t amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b);
+  // Whether the CPU of this process can load and store [p, p+n): false for memory of this kind
+  // it cannot reach (a GPU heap, and the program's own GPU buffers). The network path stages such
+  // memory through host buffers (core/remote.cpp).
+  [[nodiscard]] virtual bool cpu_reaches(const void *p, size_t n) const {
+    (void)p;
+    (void)n;
+    return true;
+  }
+  // End of init, once node-local peers are mapped and the network transport is open (collective):
+  // the kind's own state (GPU heap: the device sync area, the device state, the proxy).
+  virtual status started() { return ok_status; }
+  // Waits until no work of this PE on heap memory is outstanding (GPU heap: every stream of its
+  // context), so a peer may read what it wrote (barrier_all, finalize).
+  virtual void quiesce() {}
+  // Before teardown: withdraws what started() set up.
+  virtual void stopping() {}
   // Unmaps every peer mapping and this PE's memory; leaves the address range to the caller.
   virtual void destroy() = 0;
 };
