@@ -24,6 +24,7 @@ struct settings {
   std::string uid_ifname;
   std::string plugin_path;
   std::string hostname;
+  std::string net_heap;  // SYMMEM_NET_HEAP
   bool check_args = true;
   bool symmetric_data = true;
 

@@ -44,6 +44,10 @@
   X(hostname, text, "HOSTNAME", "", "", "", "",                                                            \
     "Host identity used to find node-local PEs (default: the host symmem-run --hosts started the "    \
     "PE on, else the kernel's host name, boot id and network namespace).")                            \
+  X(net_heap, choice, "NET_HEAP", "auto", "", "", "auto|staged",                                                \
+    "How PEs on other hosts reach the heap: auto (UCX RMA on a host heap; staged operations, which "   \
+    "this PE's host carries out, on a GPU heap while UCX has no CUDA support) or staged (also for a "  \
+    "host heap).")                                                                                      \
   X(check_args, boolean, "CHECK_COLLECTIVE_ARGS", "1", "", "", "",                                         \
     "Verify that every PE passes the same arguments to each collective call (cost: folded into the " \
     "barrier the call needs anyway).")                                                                \

@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -53,6 +54,7 @@ struct published {
   net::packed_key ctrl_key;
   net::packed_key dir_key;
   net::packed_key data_key;  // len 0: no symmetric static data
+  uint32_t staged;           // 1: its heap is reached by staged operations (see "Staged heaps" below)
 };
 
 struct remote_state {
@@ -80,6 +82,11 @@ struct remote_state {
   std::vector<ctx_worker> ctx_workers;
   std::atomic<size_t> n_ctx_workers{0};
   std::atomic<uint32_t> generation{0};                   // bumped by every remote_init that opens
+  // Staged heaps: per PE, whether its heap is reached by staged operations; whether this PE's is;
+  // per granule of this PE's heap, whether an allocation uses it (what staged requests may touch).
+  std::vector<char> staged;
+  bool any_staged = false, my_staged = false;
+  std::unique_ptr<std::atomic<uint8_t>[]> live;
 };
 
 remote_state r;
@@ -130,13 +137,15 @@ std::atomic<uint32_t> *known_table(int pe) {
   return t;
 }
 
+[[noreturn]] void not_allocated(const void *addr, const char *call) {
+  fatal(call, "address %p is in no allocation of the symmetric heap (freed, or never allocated); pass memory "
+              "from symmem_malloc", addr);
+}
+
 // Makes sure the transport holds PE pe's key of heap granule gi for the commit this PE is at.
 void ensure_granule_key(int pe, size_t gi, const void *addr, const char *call) {
   const uint32_t want = r.commits[gi].load(std::memory_order_acquire);
-  if (SYMMEM_UNLIKELY(want == 0)) {
-    fatal(call, "address %p is in no allocation of the symmetric heap (freed, or never allocated); pass memory "
-                "from symmem_malloc", addr);
-  }
+  if (SYMMEM_UNLIKELY(want == 0)) not_allocated(addr, call);
   std::atomic<uint32_t> &known = known_table(pe)[gi];
   if (SYMMEM_LIKELY(known.load(std::memory_order_acquire) == want)) return;
   std::lock_guard<std::mutex> lock(r.key_mutex);
@@ -162,11 +171,17 @@ struct target {
   size_t n;
 };
 
+constexpr uint32_t region_staged = UINT32_MAX;  // PE pe's heap, by staged operations (no key)
+
 target resolve(const void *addr, size_t len, int pe, const char *call) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   const uintptr_t off = a - g.heap_base;
   if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off)) {
     const size_t gi = off / granule_bytes;
+    if (r.staged[static_cast<size_t>(pe)]) {
+      if (SYMMEM_UNLIKELY(r.commits[gi].load(std::memory_order_acquire) == 0)) not_allocated(addr, call);
+      return target{region_staged, a, len < SYMMEM_NET_DATA_SIGNAL_MAX ? len : size_t{SYMMEM_NET_DATA_SIGNAL_MAX}};
+    }
     ensure_granule_key(pe, gi, addr, call);
     const size_t room = (gi + 1) * granule_bytes - off;
     return target{region_heap + static_cast<uint32_t>(gi), a, len < room ? len : room};  // one address on every PE
@@ -187,6 +202,7 @@ status exchange_keys(const char *call) {
   published mine{};
   mine.ctrl_base = reinterpret_cast<uint64_t>(g.ctrl_table[static_cast<size_t>(g.my_pe)]);
   mine.dir_base = reinterpret_cast<uint64_t>(r.dir);
+  mine.staged = r.my_staged ? 1 : 0;
   SYMMEM_TRY(r.net->register_memory(g.ctrl_table[static_cast<size_t>(g.my_pe)], ctrl_bytes, r.ctrl_handle,
                                     mine.ctrl_key, call));
   SYMMEM_TRY(r.net->register_memory(r.dir, r.dir_bytes, r.dir_handle, mine.dir_key, call));
@@ -203,6 +219,8 @@ status exchange_keys(const char *call) {
     r.ctrl_base[static_cast<size_t>(p)] = pp.ctrl_base;
     r.dir_base[static_cast<size_t>(p)] = pp.dir_base;
     if (!r.remote[static_cast<size_t>(p)]) continue;
+    r.staged[static_cast<size_t>(p)] = pp.staged != 0 ? 1 : 0;
+    r.any_staged = r.any_staged || pp.staged != 0;
     SYMMEM_TRY(r.net->set_key(p, region_ctrl, pp.ctrl_key.bytes, pp.ctrl_key.len, call));
     SYMMEM_TRY(r.net->set_key(p, region_dir, pp.dir_key.bytes, pp.dir_key.len, call));
     if (g.data_len != 0 && pp.data_key.len != 0) {
@@ -212,12 +230,62 @@ status exchange_keys(const char *call) {
   return ok_status;
 }
 
+// Staged requests of PEs on other hosts (the plugin's handlers call these): only inside granules
+// of this PE's heap that an allocation uses, so a stray address is refused, never touched.
+bool staged_range(uint64_t addr, size_t len) {
+  const uint64_t off = addr - g.heap_base;
+  if (!r.my_staged || !r.live || off >= g.heap_size || len > g.heap_size - off) return false;
+  for (size_t gi = off / granule_bytes; gi * granule_bytes < off + len; ++gi)
+    if (r.live[gi].load(std::memory_order_acquire) == 0) return false;
+  return true;
+}
+
+void copy_kind(void *to, const void *from, size_t n) {
+  if (g.heap_on_cpu) {
+    std::memcpy(to, from, n);
+    std::atomic_thread_fence(std::memory_order_release);
+  } else {
+    g.heap->copy(to, from, n);
+  }
+}
+
+int stage_store(void *, uint64_t addr, const void *src, size_t len) {
+  if (!staged_range(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  if (len != 0) copy_kind(reinterpret_cast<void *>(addr), src, len);
+  return SYMMEM_SUCCESS;
+}
+
+int stage_load(void *, void *dst, uint64_t addr, size_t len) {
+  if (!staged_range(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  if (len != 0) copy_kind(dst, reinterpret_cast<const void *>(addr), len);
+  return SYMMEM_SUCCESS;
+}
+
+// A GPU heap's atomics are the memory kind's (system-scope device atomics, so atomic with respect
+// to kernels' and node-local PEs' atomics on the object); a host heap's the CPU's.
+int stage_amo(void *, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old) {
+  if ((size != 4 && size != 8) || addr % size != 0 || op < SYMMEM_NET_AMO_ADD || op > SYMMEM_NET_AMO_XOR ||
+      !staged_range(addr, size)) {
+    return SYMMEM_ERR_NOT_ACCESSIBLE;
+  }
+  void *p = reinterpret_cast<void *>(addr);
+  if (g.heap_on_cpu) {
+    *old = cpu_amo(p, size, op, value, compare);
+    return SYMMEM_SUCCESS;
+  }
+  static constexpr int kind_op[] = {mem::amo_add, mem::amo_swap, mem::amo_cas, mem::amo_and, mem::amo_or, mem::amo_xor};
+  const bool cas = op == SYMMEM_NET_AMO_CSWAP;  // the kind's cas takes (expected, desired)
+  *old = g.heap->amo(kind_op[op], p, size, false, cas ? compare : value, cas ? value : 0);
+  return SYMMEM_SUCCESS;
+}
+
 void log_routes() {
   if (current_log_level() < log_level::info) return;
   for (int p = 0; p < g.n_pes; ++p) {
     if (p == g.my_pe) continue;
     if (r.remote[static_cast<size_t>(p)]) {
-      log(log_level::info, "PE %d -> PE %d via %s %s", g.my_pe, p, r.net->label(), r.net->route(p).c_str());
+      log(log_level::info, "PE %d -> PE %d via %s %s%s", g.my_pe, p, r.net->label(), r.net->route(p).c_str(),
+          r.staged[static_cast<size_t>(p)] ? " (its heap: staged operations)" : "");
     } else {
       log(log_level::info, "PE %d -> PE %d via p2p (%s memory mapped)", g.my_pe, p, g.heap->kind());
     }
@@ -225,6 +293,29 @@ void log_routes() {
 }
 
 }  // namespace
+
+namespace {
+template <typename T>
+T cpu_amo_on(T *at, int op, T v, T c) {
+  std::atomic_ref<T> a(*at);
+  switch (op) {
+    case SYMMEM_NET_AMO_ADD: return a.fetch_add(v);
+    case SYMMEM_NET_AMO_SWAP: return a.exchange(v);
+    case SYMMEM_NET_AMO_CSWAP: a.compare_exchange_strong(c, v); return c;
+    case SYMMEM_NET_AMO_AND: return a.fetch_and(v);
+    case SYMMEM_NET_AMO_OR: return a.fetch_or(v);
+    case SYMMEM_NET_AMO_XOR: return a.fetch_xor(v);
+    default: fatal("atomic", "unknown network atomic %d", op);
+  }
+}
+}  // namespace
+
+uint64_t cpu_amo(void *at, unsigned size, int op, uint64_t value, uint64_t compare) {
+  if (size == 4) {
+    return cpu_amo_on(static_cast<uint32_t *>(at), op, static_cast<uint32_t>(value), static_cast<uint32_t>(compare));
+  }
+  return cpu_amo_on(static_cast<uint64_t *>(at), op, value, compare);
+}
 
 bool is_remote(int pe) {
   return g.remote && static_cast<unsigned>(pe) < r.remote.size() && r.remote[static_cast<size_t>(pe)];
@@ -238,14 +329,16 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
     if (host[static_cast<size_t>(p)] != host[static_cast<size_t>(g.my_pe)]) remote.push_back(p);
   }
   if (!spans) return ok_status;  // every PE on one host: no transport, nothing on any path changes
-  if (!g.heap_on_cpu) {
-    return fail(SYMMEM_ERR_UNSUPPORTED, call,
-                "the job spans hosts and the heap is in GPU memory; a GPU heap across hosts is not supported yet "
-                "(SYMMEM_HEAP=host keeps the heap in host memory)");
-  }
+  r.my_staged = !g.heap_on_cpu || g.cfg.net_heap == "staged";
+  r.staged.assign(static_cast<size_t>(g.n_pes), 0);
+  r.any_staged = false;
   r.remote.assign(static_cast<size_t>(g.n_pes), 0);
   for (int p : remote) r.remote[static_cast<size_t>(p)] = 1;
-  SYMMEM_TRY(net::transport::open("ucx", *g.boot, g.thread_level == SYMMEM_THREAD_MULTIPLE, remote, r.net));
+  net::stage_hooks hooks;
+  hooks.store = stage_store;
+  hooks.load = stage_load;
+  hooks.amo = stage_amo;
+  SYMMEM_TRY(net::transport::open("ucx", *g.boot, g.thread_level == SYMMEM_THREAD_MULTIPLE, remote, hooks, r.net));
   SYMMEM_TRY(r.net->connect(remote, call));
   r.worker = r.net->default_worker();
   r.generation.fetch_add(1, std::memory_order_relaxed);
@@ -257,6 +350,7 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   }
   r.granule_handle.assign(r.granules, nullptr);
   r.commits = std::make_unique<std::atomic<uint32_t>[]>(r.granules);
+  r.live = std::make_unique<std::atomic<uint8_t>[]>(r.granules);
   r.known = std::make_unique<std::atomic<std::atomic<uint32_t> *>[]>(static_cast<size_t>(g.n_pes));
   SYMMEM_TRY(exchange_keys(call));
   g.remote = true;
@@ -304,11 +398,20 @@ void remote_teardown() {
   r.known.reset();
   r.known_store.clear();
   r.granules = r.dir_bytes = 0;
+  r.staged.clear();
+  r.any_staged = r.my_staged = false;
+  r.live.reset();
 }
 
 status remote_commit(size_t offset, size_t length, const char *call) {
   if (!g.remote || length == 0) return ok_status;
   for (size_t gi = offset / granule_bytes; gi * granule_bytes < offset + length; ++gi) {
+    if (r.my_staged) {  // nothing to register: the owner's host carries staged operations out itself
+      if (r.live[gi].exchange(1, std::memory_order_release) == 0) {
+        r.commits[gi].fetch_add(1, std::memory_order_release);
+      }
+      continue;
+    }
     if (r.granule_handle[gi] != nullptr) continue;  // still registered (a retained granule)
     net::packed_key key;
     void *at = reinterpret_cast<void *>(g.heap_base + gi * granule_bytes);
@@ -327,22 +430,68 @@ status remote_commit(size_t offset, size_t length, const char *call) {
 void remote_release(size_t offset, size_t length) {
   if (!g.remote) return;
   for (size_t gi = offset / granule_bytes; gi * granule_bytes < offset + length && gi < r.granules; ++gi) {
+    r.live[gi].store(0, std::memory_order_release);
     if (r.granule_handle[gi] == nullptr) continue;
     r.net->deregister_memory(r.granule_handle[gi]);
     r.granule_handle[gi] = nullptr;
   }
 }
 
+namespace {
+
+// Local buffers the CPU cannot reach (GPU memory: the heap, or the program's device buffers)
+// travel through a host buffer, a chunk at a time, with the memory kind's copy; such a put is then
+// blocking (its source is reusable at once anyway) and such a get complete on return.
+constexpr size_t bounce_bytes = SYMMEM_NET_DATA_SIGNAL_MAX;
+
+char *bounce_buffer() {
+  thread_local std::unique_ptr<char[]> buf;
+  if (!buf) buf = std::make_unique<char[]>(bounce_bytes);
+  return buf.get();
+}
+
+bool cpu_reaches(const void *p, size_t n) { return SYMMEM_LIKELY(g.heap_on_cpu) || g.heap->cpu_reaches(p, n); }
+
+void put_chunk(void *w, char *d, const char *s, size_t n, int pe, bool nbi, const char *call) {
+  while (n > 0) {
+    target t = resolve(d, n, pe, call);
+    if (t.region == region_staged) {
+      must(r.net->staged_put(w, pe, t.raddr, s, t.n, call), pe, call);
+    } else {
+      must(r.net->put(w, pe, t.region, t.raddr, s, t.n, nbi, call), pe, call);
+    }
+    d += t.n;
+    s += t.n;
+    n -= t.n;
+  }
+}
+
+void get_chunk(void *w, char *d, const char *s, size_t n, int pe, bool nbi, const char *call) {
+  while (n > 0) {
+    target t = resolve(s, n, pe, call);
+    if (t.region == region_staged) {
+      must(r.net->staged_get(w, pe, t.raddr, d, t.n, call), pe, call);
+    } else {
+      must(r.net->get(w, pe, t.region, t.raddr, d, t.n, nbi, call), pe, call);
+    }
+    d += t.n;
+    s += t.n;
+    n -= t.n;
+  }
+}
+
+}  // namespace
+
 void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const char *call, symmem_ctx_s *ctx) {
   auto *d = static_cast<char *>(dest);
   auto *s = static_cast<const char *>(src);
   void *w = worker_of(ctx, call);
-  while (n > 0) {
-    target t = resolve(d, n, pe, call);
-    must(r.net->put(w, pe, t.region, t.raddr, s, t.n, nbi, call), pe, call);
-    d += t.n;
-    s += t.n;
-    n -= t.n;
+  if (SYMMEM_LIKELY(cpu_reaches(src, n))) return put_chunk(w, d, s, n, pe, nbi, call);
+  char *b = bounce_buffer();
+  for (size_t done = 0; done < n; done += bounce_bytes) {
+    const size_t k = std::min(bounce_bytes, n - done);
+    g.heap->copy(b, s + done, k);
+    put_chunk(w, d + done, b, k, pe, false, call);  // blocking: b is reused next turn
   }
 }
 
@@ -350,12 +499,12 @@ void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const c
   auto *d = static_cast<char *>(dest);
   auto *s = static_cast<const char *>(src);
   void *w = worker_of(ctx, call);
-  while (n > 0) {
-    target t = resolve(s, n, pe, call);
-    must(r.net->get(w, pe, t.region, t.raddr, d, t.n, nbi, call), pe, call);
-    d += t.n;
-    s += t.n;
-    n -= t.n;
+  if (SYMMEM_LIKELY(cpu_reaches(dest, n))) return get_chunk(w, d, s, n, pe, nbi, call);
+  char *b = bounce_buffer();
+  for (size_t done = 0; done < n; done += bounce_bytes) {
+    const size_t k = std::min(bounce_bytes, n - done);
+    get_chunk(w, b, s + done, k, pe, false, call);
+    g.heap->copy(d + done, b, k);
   }
 }
 
@@ -366,13 +515,21 @@ uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, u
   }
   target t = resolve(dest, size, pe, call);
   uint64_t result = 0;
-  must(r.net->amo(worker_of(ctx, call), pe, t.region, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe,
-       call);
+  void *w = worker_of(ctx, call);
+  if (t.region == region_staged) {
+    must(r.net->staged_amo(w, pe, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe, call);
+  } else {
+    must(r.net->amo(w, pe, t.region, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe, call);
+  }
   return result;  // a 4-byte result sits in the low half (little-endian)
 }
 
+// Staged operations are not ordered by UCX's fence (each is an active message its target answers,
+// and active messages need not arrive in order), so beside a staged heap a fence completes them.
 void remote_fence(const char *call, symmem_ctx_s *ctx) {
-  if (g.remote) must(r.net->fence(worker_of(ctx, call), call), -1, call);
+  if (!g.remote) return;
+  if (r.any_staged) return remote_quiet(call, ctx);
+  must(r.net->fence(worker_of(ctx, call), call), -1, call);
 }
 
 void remote_quiet(const char *call, symmem_ctx_s *ctx) {

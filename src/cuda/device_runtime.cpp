@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "core/remote.h"
 #include "core/state.h"
 #include "cuda/cu_api.h"
 #include "cuda/device_runtime.h"
@@ -157,6 +158,7 @@ status gpu_after_init() {
     return fail(SYMMEM_ERR_OUT_OF_MEMORY, "init", "the heap has no room for the device sync area; raise SYMMEM_SYMMETRIC_SIZE");
   }
   SYMMEM_TRY(g.heap->commit(*off, sizeof(symmem_device_sync)));
+  SYMMEM_TRY(core::remote_commit(*off, sizeof(symmem_device_sync), "init"));  // PEs on other hosts reach it too
   g.heap->zero(reinterpret_cast<void *>(g.heap_base + *off), sizeof(symmem_device_sync));
   sc::g_state.sync_offset = *off;  // teams_init reads it
   sc::teams_init();

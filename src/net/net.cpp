@@ -40,7 +40,7 @@ transport::~transport() {
 }
 
 status transport::open(const std::string &name, boot::bootstrap &boot, bool thread_multiple,
-                       const std::vector<int> &remote, std::unique_ptr<transport> &out) {
+                       const std::vector<int> &remote, const stage_hooks &stage, std::unique_ptr<transport> &out) {
   const std::string file = "libsymmem_net_" + name + ".so";
   void *handle = nullptr;
   std::string searched;
@@ -63,7 +63,7 @@ status transport::open(const std::string &name, boot::bootstrap &boot, bool thre
   std::unique_ptr<transport> t(new transport());
   t->host_ = symmem_net_host{SYMMEM_NET_ABI_VERSION, sizeof(symmem_net_host), boot.rank(), boot.size(),
                              thread_multiple ? 1 : 0, boot_allgather, &boot, boot::plugin_host_fail,
-                             boot::plugin_host_log};
+                             boot::plugin_host_log, nullptr, stage.store, stage.load, stage.amo};
   SYMMEM_TRY(code_status(create(&t->host_, &t->ops_)));
   t->open_ = true;
   if (t->ops_.abi_version != SYMMEM_NET_ABI_VERSION || t->ops_.struct_size < sizeof(symmem_net_ops)) {
@@ -170,6 +170,23 @@ status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_rad
   void *req = nullptr;
   int rc = ops_.signal_put(w, pe, hdr, data, len, &req, call);
   return rc == 1 ? wait(w, req, pe, "a data signal", call) : code_status(rc);
+}
+
+status transport::staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
+  return code_status(ops_.staged_put(w, pe, raddr, src, len, call));
+}
+
+status transport::staged_get(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call) {
+  void *req = nullptr;
+  int rc = ops_.staged_get(w, pe, raddr, dst, len, &req, call);
+  return rc == 1 ? wait(w, req, pe, "a staged get", call) : code_status(rc);
+}
+
+status transport::staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned size, uint64_t value,
+                             uint64_t compare, uint64_t *result, const char *call) {
+  void *req = nullptr;
+  int rc = ops_.staged_amo(w, pe, raddr, op, size, value, compare, result, result != nullptr ? &req : nullptr, call);
+  return rc == 1 ? wait(w, req, pe, "a staged atomic operation", call) : code_status(rc);
 }
 
 status transport::fence(void *w, const char *call) { return code_status(ops_.fence(w, call)); }

@@ -24,6 +24,13 @@ struct packed_key {
   uint32_t len = 0;
 };
 
+// What the library does for staged operations that reach this PE (net_plugin.h: stage_*).
+struct stage_hooks {
+  int (*store)(void *ctx, uint64_t addr, const void *src, size_t len) = nullptr;
+  int (*load)(void *ctx, void *dst, uint64_t addr, size_t len) = nullptr;
+  int (*amo)(void *ctx, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old) = nullptr;
+};
+
 class transport {
  public:
   transport(const transport &) = delete;
@@ -33,7 +40,7 @@ class transport {
   // Loads libsymmem_net_<name>.so and creates the transport of this job. `remote` (the PEs on
   // other hosts) only serves the message when the plugin or its library is missing.
   static status open(const std::string &name, boot::bootstrap &boot, bool thread_multiple,
-                     const std::vector<int> &remote, std::unique_ptr<transport> &out);
+                     const std::vector<int> &remote, const stage_hooks &stage, std::unique_ptr<transport> &out);
 
   // Collective: endpoints to the PEs in `remote` (may be empty on some PEs).
   status connect(const std::vector<int> &remote, const char *call);
@@ -66,6 +73,13 @@ class transport {
   // adds v to the word at count_raddr there (a data signal): one message, complete when it returns.
   status signal_put(void *w, int pe, uint32_t region, uint64_t data_raddr, const void *data, size_t len,
                     uint64_t count_raddr, uint64_t v, const char *call);
+  // Staged operations on PE pe's heap (net_plugin.h), at most SYMMEM_NET_DATA_SIGNAL_MAX bytes:
+  // staged_put returns when `src` may be reused and completes at the next quiet; staged_get
+  // returns when `dst` (host memory) holds the data; staged_amo as amo.
+  status staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call);
+  status staged_get(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call);
+  status staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned size, uint64_t value, uint64_t compare,
+                    uint64_t *result, const char *call);
   status fence(void *w, const char *call);
   // Completes every earlier operation of the worker (pe < 0) or those to one PE.
   status quiet(void *w, int pe, const char *call);

@@ -66,6 +66,15 @@ typedef struct symmem_net_host {
   // As in bootstrap/plugin.h: reports `text` with the PE prefix, returns `code`.
   int (*fail)(int code, const char *call, const char *text);
   void (*log)(int level, const char *call, const char *text);
+  // Staged memory (see staged_put below): this PE's memory that the transport cannot reach itself
+  // (a GPU heap while UCX has no CUDA support). The library stores into it, loads from it and
+  // performs atomics on it (op: SYMMEM_NET_AMO_*, size 4 or 8; *old receives the old value). Each
+  // returns 0, or a negative SYMMEM_ERR_* code when [addr, addr+len) is not staged memory of this
+  // PE (then nothing was done). Called from the plugin's message handlers.
+  void *stage_ctx;
+  int (*stage_store)(void *ctx, uint64_t addr, const void *src, size_t len);
+  int (*stage_load)(void *ctx, void *dst, uint64_t addr, size_t len);
+  int (*stage_amo)(void *ctx, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old);
 } symmem_net_host;
 
 typedef struct symmem_net_ops {
@@ -136,6 +145,21 @@ typedef struct symmem_net_ops {
   // library uses put, quiet and signal_add.
   int (*signal_put)(void *worker, int pe, const uint64_t *hdr, const void *data, size_t len, void **req,
                     const char *call);
+  // Staged operations, on staged memory of PE pe (symmem_net_host above): one message each, which
+  // PE pe's host carries out through its stage_* callbacks when it progresses, and answers. At most
+  // SYMMEM_NET_DATA_SIGNAL_MAX bytes. No key is involved.
+  //  - staged_put: `src` may be reused when it returns; the store completes at the worker's next
+  //    flush (which waits for the answer).
+  //  - staged_get: 1 with *req; complete when `dst` (host memory) holds the data.
+  //  - staged_amo: result NULL: non-fetching, completes at the next flush (req must be NULL);
+  //    else 1 with *req, complete when *result (8 bytes; a 4-byte value in the low half) holds the
+  //    old value.
+  // A target that refuses an address (not its staged memory) answers with an error, which the
+  // test of the request, or the next flush, reports.
+  int (*staged_put)(void *worker, int pe, uint64_t raddr, const void *src, size_t len, const char *call);
+  int (*staged_get)(void *worker, int pe, uint64_t raddr, void *dst, size_t len, void **req, const char *call);
+  int (*staged_amo)(void *worker, int pe, uint64_t raddr, int op, unsigned size, uint64_t value, uint64_t compare,
+                    uint64_t *result, void **req, const char *call);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

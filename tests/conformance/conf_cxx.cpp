@@ -27,6 +27,7 @@ int main() {
   shmem_put(l, &v, 1, (me + 1) % n);
   shmem_p(ctx, l + 1, v, (me + 1) % n);
   shmem_quiet();
+  shmem_ctx_quiet(ctx);  // shmem_quiet completes the default context's operations only (1.5, 9.5.5)
   shmem_barrier_all();
   CHECK(l[0] == 10 + (me + n - 1) % n && shmem_g(ctx, l + 1, me) == l[0]);
   unsigned int f = 0;

@@ -403,6 +403,131 @@ void test_signal_put() {
   barrier();
 }
 
+// Staged operations (net_plugin.h): the target's "library" is the hooks below, over a staged area
+// of its own (poisoned, with a count of what it was asked), as a GPU heap's host would copy and
+// run atomics. Checked from the default worker and from a second worker (whose answers must come
+// back to it, not to the default one), with sizes up to the largest, an exact-total counter
+// hammered by every PE with fetching and non-fetching adds, compare-and-swap semantics, and a
+// refused address that must fail the request or the next quiet, naming why, without a touch.
+constexpr size_t staged_bytes = size_t{SYMMEM_NET_DATA_SIGNAL_MAX} * 2;
+char *sbuf;  // the staged area: [0, MAX) data in, [MAX, 2 MAX) data out; counters at the end of "in"
+std::vector<uint64_t> sbase;
+std::atomic<uint64_t> stage_calls{0};
+
+bool in_staged(uint64_t addr, size_t len) {
+  const uint64_t off = addr - reinterpret_cast<uint64_t>(sbuf);
+  return off < staged_bytes && len <= staged_bytes - off;
+}
+int hook_store(void *, uint64_t addr, const void *src, size_t len) {
+  stage_calls.fetch_add(1);
+  if (!in_staged(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  std::memcpy(reinterpret_cast<void *>(addr), src, len);
+  return 0;
+}
+int hook_load(void *, void *dst, uint64_t addr, size_t len) {
+  stage_calls.fetch_add(1);
+  if (!in_staged(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  std::memcpy(dst, reinterpret_cast<const void *>(addr), len);
+  return 0;
+}
+int hook_amo(void *, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old) {
+  stage_calls.fetch_add(1);
+  if (!in_staged(addr, size) || size != 8) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  std::atomic_ref<uint64_t> a(*reinterpret_cast<uint64_t *>(addr));
+  if (op == SYMMEM_NET_AMO_ADD) *old = a.fetch_add(value);
+  else if (op == SYMMEM_NET_AMO_CSWAP) *old = compare, a.compare_exchange_strong(*old, value);
+  else if (op == SYMMEM_NET_AMO_SWAP) *old = a.exchange(value);
+  else return SYMMEM_ERR_INVALID_ARGUMENT;
+  return 0;
+}
+
+void staged_round(void *wk, const char *which) {
+  const size_t max = SYMMEM_NET_DATA_SIGNAL_MAX;
+  const int to = (me + 1) % n, from = (me + n - 1) % n;
+  const size_t sizes[] = {1, 8, 4097, max};
+  for (size_t len : sizes) {
+    std::memset(sbuf, 0xEE, max - 64);  // poison the "in" half (the counters stay)
+    for (size_t i = 0; i < max; ++i) sbuf[max + i] = static_cast<char>(pattern(me, i + len));
+    barrier();
+    std::vector<unsigned char> mine(len);
+    for (size_t i = 0; i < len; ++i) mine[i] = pattern(me, i + len);
+    MUST(tp->staged_put(wk, to, sbase[static_cast<size_t>(to)], mine.data(), len, "staged put"));
+    std::memset(mine.data(), 0, len);  // the source is reusable at once
+    MUST(tp->quiet(wk, -1, "quiet"));
+    std::vector<unsigned char> got(len, 0xEE);
+    MUST(tp->staged_get(wk, to, sbase[static_cast<size_t>(to)] + max, got.data(), len, "staged get"));
+    size_t bad = 0;
+    for (size_t i = 0; i < len; ++i) bad += got[i] != pattern(to, i + len);
+    if (bad != 0) std::fprintf(stderr, "PE %d: %s: staged get of %zu bytes: %zu wrong\n", me, which, len, bad);
+    CHECK(bad == 0);
+    barrier();
+    bad = 0;
+    for (size_t i = 0; i < len; ++i) bad += static_cast<unsigned char>(sbuf[i]) != pattern(from, i + len);
+    if (bad != 0) std::fprintf(stderr, "PE %d: %s: staged put of %zu bytes: %zu wrong\n", me, which, len, bad);
+    CHECK(bad == 0);
+    CHECK(len == max || static_cast<unsigned char>(sbuf[len]) == 0xEE);
+  }
+}
+
+void test_staged() {
+  const size_t max = SYMMEM_NET_DATA_SIGNAL_MAX;
+  uint64_t *counter = reinterpret_cast<uint64_t *>(sbuf + max - 64);
+  staged_round(w, "default worker");
+  void *w2 = nullptr;
+  MUST(tp->create_worker(false, w2, "ctx"));
+  staged_round(w2, "second worker");
+  counter[0] = counter[1] = 0;  // the largest put covered them
+  barrier();
+  // Exact total: fetching adds from the default worker, non-fetching ones from the second.
+  const uint64_t c0 = sbase[0] + max - 64;
+  for (int k = 0; k < 200; ++k) {
+    if (me == 0) continue;
+    uint64_t old = 0;
+    MUST(tp->staged_amo(w, 0, c0, SYMMEM_NET_AMO_ADD, 8, 1, 0, &old, "fetch_add"));
+    MUST(tp->staged_amo(w2, 0, c0, SYMMEM_NET_AMO_ADD, 8, 2, 0, nullptr, "add"));
+  }
+  if (me == 0) {
+    for (int k = 0; k < 200 * (n - 1); ++k) std::atomic_ref<uint64_t>(*counter).fetch_add(4);  // the owner's CPU
+  }
+  MUST(tp->quiet(w2, -1, "quiet"));
+  barrier();
+  if (me == 0 && *counter != 200ull * static_cast<uint64_t>(n - 1) * 7) {
+    std::fprintf(stderr, "PE 0: staged counter %llu, expected %llu\n", static_cast<unsigned long long>(*counter),
+                 200ull * static_cast<unsigned long long>(n - 1) * 7);
+    ++failures;
+  }
+  // Compare-and-swap from the other PEs: one wins the word, the others see its value.
+  uint64_t old = 0;
+  if (me != 0) {
+    MUST(tp->staged_amo(w, 0, c0 + 8, SYMMEM_NET_AMO_CSWAP, 8, 100 + static_cast<uint64_t>(me), 0, &old, "cswap"));
+    CHECK(old == 0 || (old > 100 && old < 100 + static_cast<uint64_t>(n)));
+  }
+  barrier();
+  if (me == 0) CHECK(counter[1] > 100 && counter[1] < 100 + static_cast<uint64_t>(n));
+  if (me != 0) {
+    MUST(tp->staged_amo(w, 0, c0 + 8, SYMMEM_NET_AMO_CSWAP, 8, 1, 0, &old, "cswap"));
+    CHECK(old > 100 && old < 100 + static_cast<uint64_t>(n));  // no swap: 0 was not there
+  }
+  barrier();
+  if (me == 0) CHECK(counter[1] > 100 && counter[1] < 100 + static_cast<uint64_t>(n));
+  // Refused: outside the target's staged area. The get fails; the put fails the next quiet. The
+  // target's memory behind the area (its data region) is not touched.
+  const int to = (me + 1) % n;
+  const uint64_t stray = sbase[static_cast<size_t>(to)] + staged_bytes;  // just past the end
+  std::vector<char> tmp(16, 0);
+  status st = tp->staged_get(w2, to, stray, tmp.data(), 16, "staged get");
+  CHECK(!st.ok() && std::strstr(symmem::last_error().c_str(), "refused a staged operation") != nullptr);
+  clear_last_error();
+  MUST(tp->staged_put(w2, to, stray - 8, tmp.data(), 16, "staged put"));  // straddles the end
+  st = tp->quiet(w2, -1, "quiet");
+  CHECK(!st.ok() && std::strstr(symmem::last_error().c_str(), "refused a staged operation") != nullptr);
+  clear_last_error();
+  MUST(tp->quiet(w2, -1, "quiet"));  // the error was reported once
+  barrier();
+  CHECK(stage_calls.load() > 0);
+  tp->destroy_worker(w2);
+}
+
 // A region nobody registered: an error that names it, not a crash.
 void test_errors() {
   uint64_t v = 0;
@@ -424,7 +549,11 @@ int main() {
   std::vector<int> remote;
   for (int p = 0; p < n; ++p)
     if (p != me) remote.push_back(p);
-  MUST(net::transport::open("ucx", *bs, false, remote, tp));
+  net::stage_hooks hooks;
+  hooks.store = hook_store;
+  hooks.load = hook_load;
+  hooks.amo = hook_amo;
+  MUST(net::transport::open("ucx", *bs, false, remote, hooks, tp));
   MUST(tp->connect(remote, "init"));
   w = tp->default_worker();
   // A guard page after the buffer (test_signal aims a stray signal at it).
@@ -433,14 +562,17 @@ int main() {
   void *mh = nullptr;
   net::packed_key key;
   MUST(tp->register_memory(buf, buf_bytes, mh, key, "init"));
+  sbuf = static_cast<char *>(::mmap(nullptr, staged_bytes + 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ::mprotect(sbuf + staged_bytes, 4096, PROT_NONE);  // a refused request that touched it would crash
   struct published {
-    uint64_t base;
+    uint64_t base, sbase;
     net::packed_key key;
-  } mine{reinterpret_cast<uint64_t>(buf), key};
+  } mine{reinterpret_cast<uint64_t>(buf), reinterpret_cast<uint64_t>(sbuf), key};
   std::vector<published> all(static_cast<size_t>(n));
   MUST(bs->allgather(&mine, all.data(), sizeof mine, "init"));
   for (int p = 0; p < n; ++p) {
     base.push_back(all[static_cast<size_t>(p)].base);
+    sbase.push_back(all[static_cast<size_t>(p)].sbase);
     if (p != me) MUST(tp->set_key(p, data_region, all[static_cast<size_t>(p)].key.bytes, all[static_cast<size_t>(p)].key.len, "init"));
   }
   for (int p : remote) std::printf("PE %d -> PE %d via UCX %s\n", me, p, tp->route(p).c_str());
@@ -454,6 +586,7 @@ int main() {
   test_signal();
   test_signal_add();
   test_signal_put();
+  test_staged();
   test_errors();
   MUST(tp->quiet(w, -1, "finalize"));
   barrier();

@@ -63,6 +63,10 @@ struct worker {
   void *flush_req = nullptr;  // the worker flush in flight, and what it covers when it completes
   uint64_t flush_upto = 0;
   std::vector<std::unique_ptr<ep_error>> error_args;  // the endpoints' error-callback arguments
+  // Staged operations (ucx_staged.cpp) whose answer has not come back and that a flush completes
+  // (puts, non-fetching atomics); the first error one answered with.
+  std::atomic<uint64_t> staged_pending{0};
+  std::atomic<int> staged_error{0};
 };
 
 struct plugin {
@@ -127,5 +131,25 @@ inline constexpr unsigned signal_am_id = 7;
 inline constexpr unsigned signal_add_am_id = 8;
 inline constexpr unsigned signal_put_am_id = 9;
 int set_signal_handler(worker &wk, const char *call);
+
+// The endpoint to `pe`, or nullptr after reporting why (not remote, or its connection broke).
+ucp_ep_h endpoint(worker &wk, int pe, const char *call);
+// What a posted UCX operation returned: 0 done, 1 with *req in flight (req NULL: released, the
+// flush completes it), or the reported error.
+int posted(worker &wk, ucs_status_ptr_t r, void **req, int pe, const char *what, const char *call);
+
+// Staged operations (net_plugin.h; ucx_staged.cpp): the requests' messages, handled on the default
+// worker, and their answers, handled on the worker that sent the request (every worker).
+inline constexpr unsigned staged_request_am_id = 10;
+inline constexpr unsigned staged_answer_am_id = 11;
+ucs_status_t on_staged_request(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                               const ucp_am_recv_param_t *param);
+int set_answer_handler(worker &wk, const char *call);
+bool is_staged_req(const void *req);
+int test_staged(worker &wk, void *req, const char *call);
+// A flush while staged operations are outstanding: a request that completes once they are all
+// answered and UCX's own flush (when one is needed) completed.
+int flush_staged(worker &wk, int pe, void **req, const char *call);
+void fill_staged_ops(symmem_net_ops &ops);
 
 }  // namespace symmem::ucx

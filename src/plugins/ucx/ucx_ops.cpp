@@ -45,8 +45,6 @@ ucp_rkey_h rkey_for(worker &wk, int pe, uint32_t region, const char *call) {
   return c.rkey;
 }
 
-namespace {
-
 // The endpoint to `pe`, or nullptr after saying why (not remote, or its connection broke).
 ucp_ep_h endpoint(worker &wk, int pe, const char *call) {
   plugin &p = *wk.pl;
@@ -75,6 +73,8 @@ int posted(worker &wk, ucs_status_ptr_t r, void **req, int pe, const char *what,
   *req = r;
   return 1;
 }
+
+namespace {
 
 int do_put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, void **req,
            const char *call) {
@@ -256,6 +256,9 @@ int do_flush(void *w, int pe, void **req, const char *call) {
   worker &wk = *static_cast<worker *>(w);
   worker_guard guard(wk);
   ucp_request_param_t rp{};
+  if (wk.staged_pending.load(std::memory_order_acquire) != 0 || wk.staged_error.load(std::memory_order_relaxed) != 0) {
+    return flush_staged(wk, pe, req, call);  // the answers of staged operations, then UCX's flush
+  }
   if (pe < 0) {
     if (wk.flushed == wk.posted) return SYMMEM_SUCCESS;  // nothing since the last flush completed
     const uint64_t upto = wk.posted;
@@ -271,6 +274,7 @@ int do_flush(void *w, int pe, void **req, const char *call) {
 
 int do_test(void *w, void *req, const char *call) {
   worker &wk = *static_cast<worker *>(w);
+  if (is_staged_req(req)) return test_staged(wk, req, call);
   ucs_status_t st;
   {
     worker_guard guard(wk);
@@ -297,7 +301,10 @@ int do_progress(void *w) {
 
 int set_signal_handler(worker &wk, const char *call) {
   const std::pair<unsigned, ucp_am_recv_callback_t> handlers[] = {
-      {signal_am_id, on_signal}, {signal_add_am_id, on_signal_add}, {signal_put_am_id, on_signal_put}};
+      {signal_am_id, on_signal},
+      {signal_add_am_id, on_signal_add},
+      {signal_put_am_id, on_signal_put},
+      {staged_request_am_id, on_staged_request}};
   for (auto [id, cb] : handlers) {
     ucp_am_handler_param_t hp{};
     hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
@@ -323,6 +330,7 @@ void fill_data_ops(symmem_net_ops &ops) {
   ops.signal = do_signal;
   ops.signal_add = do_signal_add;
   ops.signal_put = do_signal_put;
+  fill_staged_ops(ops);
 }
 
 }  // namespace symmem::ucx

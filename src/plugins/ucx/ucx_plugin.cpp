@@ -95,11 +95,11 @@ int new_worker(plugin &p, bool shared, worker *&out, const char *call) {
     return report(p, SYMMEM_ERR_SYSTEM, call, "cannot create a UCX worker: %s", ucs_status_string(st));
   }
   wk->eps.assign(static_cast<size_t>(p.host.n_pes), nullptr);
-  if (is_default) {
-    if (int rc = set_signal_handler(*wk, call); rc != SYMMEM_SUCCESS) {
-      ucp_worker_destroy(wk->w);
-      return rc;
-    }
+  int rc = is_default ? set_signal_handler(*wk, call) : SYMMEM_SUCCESS;
+  if (rc == SYMMEM_SUCCESS) rc = set_answer_handler(*wk, call);
+  if (rc != SYMMEM_SUCCESS) {
+    ucp_worker_destroy(wk->w);
+    return rc;
   }
   std::lock_guard<std::mutex> lock(p.workers_mutex);
   p.workers.push_back(wk.get());

@@ -1,0 +1,285 @@
+// The UCX transport plugin: staged operations (net_plugin.h), for memory of a PE that UCX cannot
+// reach itself, today a GPU heap while Debian's UCX has no CUDA support.
+//
+// Each operation is one eager active message to the target's default worker, whose handler
+// performs it through the library's stage_* callbacks (a copy into or out of GPU memory, or a
+// one-thread atomic kernel) and answers on the reply endpoint, which leads back to the worker
+// that sent it. So a staged put is complete once its answer is back: the flush waits for the
+// answers (UCX does not promise that active messages on one connection arrive in order, so
+// nothing here relies on order). Fetching operations carry their request's address as a token
+// that the answer returns; the request is this file's own object, told apart from UCX's requests
+// by its lowest address bit.
+#include <cstdlib>
+#include <cstring>
+
+#include "plugins/common/plugin_util.h"
+#include "plugins/ucx/ucx_net.h"
+
+namespace symmem::ucx {
+namespace {
+
+enum class kind : uint32_t { put = 1, get = 2, amo = 3 };
+
+struct request_hdr {
+  uint64_t addr;
+  uint64_t len;    // bytes (an atomic's size)
+  uint64_t token;  // the sender's staged request (tagged), or 0: counted by the sending worker
+  uint64_t value, compare;
+  uint32_t kind;
+  uint32_t op;     // SYMMEM_NET_AMO_*
+};
+
+struct answer_hdr {
+  uint64_t token;
+  int64_t status;  // 0, or the SYMMEM_ERR_* code the target refused with
+  uint64_t value;  // an atomic's old value
+};
+
+// A staged request of this process: an answer to wait for, or a flush.
+struct staged_req {
+  std::atomic<int> state{0};  // 0 in flight, 1 answered, < 0 refused
+  void *dst = nullptr;        // get
+  size_t len = 0;
+  uint64_t *result = nullptr;  // fetching atomic
+  bool flush = false;
+  void *ucx_req = nullptr;     // flush: UCX's own flush in flight
+};
+
+void *tag(staged_req *r) { return reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(r) | 1); }
+staged_req *untag(const void *t) {
+  return reinterpret_cast<staged_req *>(reinterpret_cast<uintptr_t>(t) & ~uintptr_t{1});
+}
+
+void free_buffer(void *, ucs_status_t, void *buffer) { std::free(buffer); }
+
+// Sends `hdr_len` bytes of header then `len` bytes of payload, both at `buf` (malloc'ed; the send
+// owns it and frees it when it completes). Eager: the handler gets the whole message at once.
+int send_owned(plugin &p, ucp_ep_h ep, unsigned am_id, char *buf, size_t hdr_len, size_t len, bool reply, int pe,
+               const char *what, const char *call) {
+  ucp_request_param_t rp{};
+  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  rp.flags = UCP_AM_SEND_FLAG_EAGER | (reply ? UCP_AM_SEND_FLAG_REPLY : 0);
+  rp.cb.send = free_buffer;
+  rp.user_data = buf;
+  ucs_status_ptr_t r = ucp_am_send_nbx(ep, am_id, buf, hdr_len, buf + hdr_len, len, &rp);
+  if (r == nullptr) {
+    std::free(buf);
+    return SYMMEM_SUCCESS;
+  }
+  if (UCS_PTR_IS_ERR(r)) {
+    std::free(buf);
+    return report(p, SYMMEM_ERR_PEER_GONE, call, "UCX %s to PE %d failed: %s", what, pe,
+                  ucs_status_string(UCS_PTR_STATUS(r)));
+  }
+  ucp_request_free(r);  // the callback still runs, and frees the buffer, when the send completes
+  return SYMMEM_SUCCESS;
+}
+
+int send_request(worker &wk, int pe, const request_hdr &h, const void *payload, size_t len, const char *what,
+                 const char *call) {
+  if (len > SYMMEM_NET_DATA_SIGNAL_MAX || h.len > SYMMEM_NET_DATA_SIGNAL_MAX) {
+    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged %s of %llu bytes (at most %u)", what,
+                  static_cast<unsigned long long>(h.len), SYMMEM_NET_DATA_SIGNAL_MAX);
+  }
+  auto *buf = static_cast<char *>(std::malloc(sizeof h + len));
+  if (buf == nullptr) return report(*wk.pl, SYMMEM_ERR_OUT_OF_MEMORY, call, "no memory for a staged %s", what);
+  std::memcpy(buf, &h, sizeof h);
+  if (len != 0) std::memcpy(buf + sizeof h, payload, len);
+  worker_guard guard(wk);
+  ucp_ep_h ep = endpoint(wk, pe, call);
+  if (ep == nullptr) {
+    std::free(buf);
+    return SYMMEM_ERR_NOT_ACCESSIBLE;
+  }
+  if (h.token == 0) wk.staged_pending.fetch_add(1, std::memory_order_relaxed);
+  const int rc = send_owned(*wk.pl, ep, staged_request_am_id, buf, sizeof h, len, true, pe, what, call);
+  if (rc != SYMMEM_SUCCESS && h.token == 0) wk.staged_pending.fetch_sub(1, std::memory_order_relaxed);
+  return rc;
+}
+
+// The target's side: performs the request through the library and answers, inside the progress
+// of its default worker (whose lock the progressing thread holds: no guard here).
+int perform(plugin &p, const request_hdr &h, const void *data, size_t length, char *out, uint64_t &old) {
+  const symmem_net_host &host = p.host;
+  if (host.stage_store == nullptr || h.len > SYMMEM_NET_DATA_SIGNAL_MAX) return SYMMEM_ERR_INVALID_ARGUMENT;
+  switch (static_cast<kind>(h.kind)) {
+    case kind::put:
+      return length == h.len ? host.stage_store(host.stage_ctx, h.addr, data, length) : SYMMEM_ERR_INVALID_ARGUMENT;
+    case kind::get: return host.stage_load(host.stage_ctx, out, h.addr, h.len);
+    case kind::amo:
+      return host.stage_amo(host.stage_ctx, h.addr, static_cast<int>(h.op), static_cast<unsigned>(h.len), h.value,
+                            h.compare, &old);
+  }
+  return SYMMEM_ERR_INVALID_ARGUMENT;
+}
+
+ucs_status_t on_answer(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                       const ucp_am_recv_param_t *param) {
+  worker &wk = *static_cast<worker *>(arg);
+  answer_hdr a{};
+  if (header_length != sizeof a || (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0) {
+    note(*wk.pl, SYMMEM_BOOT_LOG_WARN, "dropped a malformed answer to a staged operation (%zu header bytes)",
+         header_length);
+    return UCS_OK;
+  }
+  std::memcpy(&a, header, sizeof a);
+  if (a.token == 0) {  // a put or a non-fetching atomic: counted
+    int none = 0;
+    if (a.status < 0) wk.staged_error.compare_exchange_strong(none, static_cast<int>(a.status));
+    wk.staged_pending.fetch_sub(1, std::memory_order_release);
+    return UCS_OK;
+  }
+  staged_req *r = untag(reinterpret_cast<const void *>(a.token));
+  if (a.status == 0) {
+    if (r->dst != nullptr) std::memcpy(r->dst, data, length < r->len ? length : r->len);
+    if (r->result != nullptr) *r->result = a.value;
+  }
+  r->state.store(a.status < 0 ? static_cast<int>(a.status) : 1, std::memory_order_release);
+  return UCS_OK;
+}
+
+int refused(plugin &p, int code, const char *call) {
+  return report(p, code, call,
+                "a PE on another host refused a staged operation (error %d): the address is not in its symmetric "
+                "heap, or the heap kinds of the PEs differ",
+                code);
+}
+
+int do_staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
+  request_hdr h{raddr, len, 0, 0, 0, static_cast<uint32_t>(kind::put), 0};
+  return send_request(*static_cast<worker *>(w), pe, h, src, len, "put", call);
+}
+
+int do_staged_get(void *w, int pe, uint64_t raddr, void *dst, size_t len, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (req == nullptr) return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged get needs a request");
+  auto *r = new staged_req();
+  r->dst = dst;
+  r->len = len;
+  request_hdr h{raddr, len, reinterpret_cast<uint64_t>(tag(r)), 0, 0, static_cast<uint32_t>(kind::get), 0};
+  const int rc = send_request(wk, pe, h, nullptr, 0, "get", call);
+  if (rc != SYMMEM_SUCCESS) {
+    delete r;
+    return rc;
+  }
+  *req = tag(r);
+  return 1;
+}
+
+int do_staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned size, uint64_t value, uint64_t compare,
+                  uint64_t *result, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (op < SYMMEM_NET_AMO_ADD || op > SYMMEM_NET_AMO_XOR || (size != 4 && size != 8) ||
+      (result == nullptr) != (req == nullptr)) {
+    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged atomic %d of %u bytes is not one there is", op,
+                  size);
+  }
+  staged_req *r = result != nullptr ? new staged_req() : nullptr;
+  if (r != nullptr) r->result = result;
+  request_hdr h{raddr, size, r != nullptr ? reinterpret_cast<uint64_t>(tag(r)) : 0, value, compare,
+                static_cast<uint32_t>(kind::amo), static_cast<uint32_t>(op)};
+  const int rc = send_request(wk, pe, h, nullptr, 0, "atomic", call);
+  if (rc != SYMMEM_SUCCESS || r == nullptr) {
+    delete r;
+    return rc;
+  }
+  *req = tag(r);
+  return 1;
+}
+
+}  // namespace
+
+ucs_status_t on_staged_request(void *arg, const void *header, size_t header_length, void *data, size_t length,
+                               const ucp_am_recv_param_t *param) {
+  plugin &p = *static_cast<plugin *>(arg);
+  request_hdr h{};
+  const bool ok = header_length == sizeof h && (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) == 0 &&
+                  (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) != 0;
+  if (!ok) {  // nobody to answer: a peer of another build
+    note(p, SYMMEM_BOOT_LOG_WARN, "dropped a malformed staged operation (%zu header bytes)", header_length);
+    return UCS_OK;
+  }
+  std::memcpy(&h, header, sizeof h);
+  const size_t out_len = static_cast<kind>(h.kind) == kind::get && h.len <= SYMMEM_NET_DATA_SIGNAL_MAX ? h.len : 0;
+  auto *buf = static_cast<char *>(std::malloc(sizeof(answer_hdr) + out_len));
+  if (buf == nullptr) return UCS_OK;  // the sender's wait names this PE
+  answer_hdr a{h.token, 0, 0};
+  a.status = perform(p, h, data, length, buf + sizeof a, a.value);
+  std::memcpy(buf, &a, sizeof a);
+  (void)send_owned(p, param->reply_ep, staged_answer_am_id, buf, sizeof a, a.status == 0 ? out_len : 0, false, -1,
+                   "answer", "staged operation");
+  return UCS_OK;
+}
+
+int set_answer_handler(worker &wk, const char *call) {
+  ucp_am_handler_param_t hp{};
+  hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+  hp.id = staged_answer_am_id;
+  hp.cb = on_answer;
+  hp.arg = &wk;
+  ucs_status_t st = ucp_worker_set_am_recv_handler(wk.w, &hp);
+  return st == UCS_OK ? SYMMEM_SUCCESS
+                      : report(*wk.pl, SYMMEM_ERR_SYSTEM, call, "UCX cannot take the answer handler: %s",
+                               ucs_status_string(st));
+}
+
+bool is_staged_req(const void *req) { return (reinterpret_cast<uintptr_t>(req) & 1) != 0; }
+
+int test_staged(worker &wk, void *req, const char *call) {
+  staged_req *r = untag(req);
+  if (!r->flush) {
+    const int s = r->state.load(std::memory_order_acquire);
+    if (s == 0) return 0;
+    delete r;
+    return s < 0 ? refused(*wk.pl, s, call) : 1;
+  }
+  if (r->ucx_req != nullptr) {
+    worker_guard guard(wk);
+    const ucs_status_t st = ucp_request_check_status(r->ucx_req);
+    if (st == UCS_INPROGRESS) return 0;
+    ucp_request_free(r->ucx_req);
+    r->ucx_req = nullptr;
+    if (st != UCS_OK) {
+      delete r;
+      return report(*wk.pl, SYMMEM_ERR_PEER_GONE, call, "a UCX flush failed: %s", ucs_status_string(st));
+    }
+  }
+  if (wk.staged_pending.load(std::memory_order_acquire) != 0) return 0;
+  delete r;
+  const int e = wk.staged_error.exchange(0);
+  return e != 0 ? refused(*wk.pl, e, call) : 1;
+}
+
+// Called by the flush with the worker's lock held.
+int flush_staged(worker &wk, int pe, void **req, const char *call) {
+  if (req == nullptr) return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a flush of staged operations needs a request");
+  auto *r = new staged_req();
+  r->flush = true;
+  ucp_request_param_t rp{};
+  ucs_status_ptr_t f = nullptr;
+  if (pe >= 0) {
+    ucp_ep_h ep = endpoint(wk, pe, call);
+    if (ep == nullptr) {
+      delete r;
+      return SYMMEM_ERR_PEER_GONE;
+    }
+    f = ucp_ep_flush_nbx(ep, &rp);
+  } else if (wk.flushed != wk.posted) {
+    f = ucp_worker_flush_nbx(wk.w, &rp);  // what the skipped-flush count covered is left for the next one
+  }
+  if (UCS_PTR_IS_ERR(f)) {
+    delete r;
+    return report(*wk.pl, SYMMEM_ERR_PEER_GONE, call, "UCX flush failed: %s", ucs_status_string(UCS_PTR_STATUS(f)));
+  }
+  r->ucx_req = f;
+  *req = tag(r);
+  return 1;
+}
+
+void fill_staged_ops(symmem_net_ops &ops) {
+  ops.staged_put = do_staged_put;
+  ops.staged_get = do_staged_get;
+  ops.staged_amo = do_staged_amo;
+}
+
+}  // namespace symmem::ucx
