@@ -1,7 +1,8 @@
 #!/bin/sh
 # expect.sh EXIT PATTERN... -- COMMAND ARGS...
 # Runs COMMAND; checks its exit status (a number, or "nonzero") and that its output (stdout and
-# stderr together) matches every extended regular expression PATTERN. Prints the output always,
+# stderr together) matches every extended regular expression PATTERN (one that starts with "!"
+# must match nowhere in the output). Prints the output always,
 # so that ctest's log shows what the program said.
 want=$1; shift
 pats=""
@@ -20,7 +21,11 @@ elif [ "$rc" -ne "$want" ]; then
   bad="expected exit $want, got $rc"
 fi
 miss=$(printf '%s\n' "$pats" | while IFS= read -r p; do
-  [ -n "$p" ] && ! grep -Eq -- "$p" "$out" && echo "output does not match: $p"
+  case "$p" in
+    "") ;;
+    !*) grep -Eq -- "${p#!}" "$out" && echo "output matches what it must not: ${p#!}" ;;
+    *) grep -Eq -- "$p" "$out" || echo "output does not match: $p" ;;
+  esac
 done)
 if [ -n "$bad$miss" ]; then
   echo "FAIL: $bad $miss"

@@ -5,6 +5,8 @@
  *
  *   mh_hello PES_PER_HOST
  */
+#include <string.h>
+
 #include "../bootstrap/boot_common.h"
 
 static int per_host = 1;
@@ -21,6 +23,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   boot_workload("launcher", host_of);
+  if (argc > 2 && strcmp(argv[2], "exit") == 0) {
+    /* A program that ends without finalize, its heap registered and a put in flight: it exits with
+     * its own status, and the network transport closes quietly behind it. */
+    long *x = symmem_malloc(sizeof(long) << 20);
+    long v = 7;
+    symmem_putmem_nbi(x, &v, sizeof v, (symmem_my_pe() + 1) % symmem_n_pes());
+    exit(3);
+  }
   /* Zero-length collectives may pass NULL buffers (SOS's nop_collectives does), across hosts too. */
   BCHECK(symmem_int_broadcast(symmem_team_world, NULL, NULL, 0, 0) == 0);
   BCHECK(symmem_int_fcollect(symmem_team_world, NULL, NULL, 0) == 0);

@@ -303,6 +303,11 @@ void do_close(void *ctx) {
   }
   if (!p->workers.empty()) free_worker(p->workers.front());
   p->workers.clear();
+  // Memory still registered: a program that exits without finalize (its transport closes from a
+  // static destructor). UCX aborts in ucp_cleanup over registrations in use, with a backtrace that
+  // would bury the program's own message.
+  for (auto &[mh, addr] : p->reg_of_handle) ucp_mem_unmap(p->ctx, static_cast<ucp_mem_h>(mh));
+  p->reg_of_handle.clear();
   if (p->ctx != nullptr) ucp_cleanup(p->ctx);
   delete p;
 }
