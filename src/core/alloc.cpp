@@ -125,11 +125,7 @@ void *symmem_calloc(size_t count, size_t size) {
   const size_t total = *bytes;
   void *p = core::checked_alloc(core::call_calloc, total, core::min_alignment, "calloc");
   if (p != nullptr) {
-    if (g.heap_on_cpu) {
-      std::memset(p, 0, total);
-    } else {
-      g.heap->zero(p, total);
-    }
+    g.heap->zero(p, total);
   }
   // Nobody may write into a peer's new block before that peer has zeroed it.
   if (total != 0 && !core::exit_sync("calloc").ok()) {
@@ -171,11 +167,7 @@ void *symmem_realloc(void *ptr, size_t size) {
     }
     out = in_place ? ptr : core::allocate(size, core::min_alignment, "realloc");
     if (!in_place && out != nullptr) {
-      if (g.heap_on_cpu) {
-        std::memcpy(out, ptr, std::min(old, size));
-      } else {
-        g.heap->copy(out, ptr, std::min(old, size));
-      }
+      g.heap->copy(out, ptr, std::min(old, size));
       std::lock_guard<core::spinlock> lock(g.alloc_mutex);
       g.alloc.release(off);
     }

@@ -241,12 +241,8 @@ bool staged_range(uint64_t addr, size_t len) {
 }
 
 void copy_kind(void *to, const void *from, size_t n) {
-  if (g.heap_on_cpu) {
-    std::memcpy(to, from, n);
-    std::atomic_thread_fence(std::memory_order_release);
-  } else {
-    g.heap->copy(to, from, n);
-  }
+  g.heap->copy(to, from, n);
+  std::atomic_thread_fence(std::memory_order_release);  // before the answer that completes it
 }
 
 int stage_store(void *, uint64_t addr, const void *src, size_t len) {
@@ -261,18 +257,14 @@ int stage_load(void *, void *dst, uint64_t addr, size_t len) {
   return SYMMEM_SUCCESS;
 }
 
-// A GPU heap's atomics are the memory kind's (system-scope device atomics, so atomic with respect
-// to kernels' and node-local PEs' atomics on the object); a host heap's the CPU's.
+// The memory kind's atomics (a GPU heap's: system-scope device atomics, so atomic with respect to
+// kernels' and node-local PEs' atomics on the object; a host heap's: the CPU's).
 int stage_amo(void *, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old) {
   if ((size != 4 && size != 8) || addr % size != 0 || op < SYMMEM_NET_AMO_ADD || op > SYMMEM_NET_AMO_XOR ||
       !staged_range(addr, size)) {
     return SYMMEM_ERR_NOT_ACCESSIBLE;
   }
   void *p = reinterpret_cast<void *>(addr);
-  if (g.heap_on_cpu) {
-    *old = cpu_amo(p, size, op, value, compare);
-    return SYMMEM_SUCCESS;
-  }
   static constexpr int kind_op[] = {mem::amo_add, mem::amo_swap, mem::amo_cas, mem::amo_and, mem::amo_or, mem::amo_xor};
   const bool cas = op == SYMMEM_NET_AMO_CSWAP;  // the kind's cas takes (expected, desired)
   *old = g.heap->amo(kind_op[op], p, size, false, cas ? compare : value, cas ? value : 0);
@@ -293,29 +285,6 @@ void log_routes() {
 }
 
 }  // namespace
-
-namespace {
-template <typename T>
-T cpu_amo_on(T *at, int op, T v, T c) {
-  std::atomic_ref<T> a(*at);
-  switch (op) {
-    case SYMMEM_NET_AMO_ADD: return a.fetch_add(v);
-    case SYMMEM_NET_AMO_SWAP: return a.exchange(v);
-    case SYMMEM_NET_AMO_CSWAP: a.compare_exchange_strong(c, v); return c;
-    case SYMMEM_NET_AMO_AND: return a.fetch_and(v);
-    case SYMMEM_NET_AMO_OR: return a.fetch_or(v);
-    case SYMMEM_NET_AMO_XOR: return a.fetch_xor(v);
-    default: fatal("atomic", "unknown network atomic %d", op);
-  }
-}
-}  // namespace
-
-uint64_t cpu_amo(void *at, unsigned size, int op, uint64_t value, uint64_t compare) {
-  if (size == 4) {
-    return cpu_amo_on(static_cast<uint32_t *>(at), op, static_cast<uint32_t>(value), static_cast<uint32_t>(compare));
-  }
-  return cpu_amo_on(static_cast<uint64_t *>(at), op, value, compare);
-}
 
 bool is_remote(int pe) {
   return g.remote && static_cast<unsigned>(pe) < r.remote.size() && r.remote[static_cast<size_t>(pe)];

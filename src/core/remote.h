@@ -96,9 +96,6 @@ void ctrl_add(int pe, size_t offset, uint64_t v, const char *call);
 void ctrl_put_add(int pe, size_t data_offset, const void *src, size_t n, size_t count_offset, uint64_t v,
                   const char *call);
 
-// A network atomic (op: SYMMEM_NET_AMO_*, size 4 or 8) with this CPU's atomics on host memory.
-uint64_t cpu_amo(void *at, unsigned size, int op, uint64_t value, uint64_t compare);
-
 // What a proxy ring's requests do (core/proxy_exec.cpp): the runtime's routines, remote or mapped.
 std::unique_ptr<net::proxy_executor> make_proxy_executor();
 

@@ -38,14 +38,9 @@ inline T load_one(const T *at) {
 
 // The miss paths: static data (mapped, host memory), or a PE on another host. Out of line and
 // taking plain arguments, so the heap path keeps no value across a call (no frame, no stores).
-// Beside a GPU heap the local buffer may be GPU memory: the copy engine then, for static data too.
-void copy_bytes(void *to, const void *from, size_t n) {
-  if (SYMMEM_LIKELY(g.heap_on_cpu)) {
-    std::memcpy(to, from, n);
-  } else {
-    g.heap->copy(to, from, n);
-  }
-}
+// Beside a GPU heap the local buffer may be GPU memory: the memory kind's copy (the copy engine),
+// for static data too.
+void copy_bytes(void *to, const void *from, size_t n) { g.heap->copy(to, from, n); }
 
 [[gnu::noinline]] void put_miss(void *dest, const void *src, size_t n, int pe, const char *call, bool nbi,
                                 symmem_ctx_s *ctx) {

@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -11,6 +12,22 @@
 
 namespace symmem::mem {
 namespace {
+
+template <typename T>
+uint64_t cpu_amo(int op, T *at, T a, T b) {
+  std::atomic_ref<T> r(*at);
+  switch (op) {
+    case amo_fetch: return r.load();
+    case amo_set: r.store(a); return a;
+    case amo_swap: return r.exchange(a);
+    case amo_cas: r.compare_exchange_strong(a, b); return a;
+    case amo_add: return r.fetch_add(a);
+    case amo_and: return r.fetch_and(a);
+    case amo_or: return r.fetch_or(a);
+    case amo_xor: return r.fetch_xor(a);
+    default: fatal("atomic", "unknown heap atomic %d", op);
+  }
+}
 
 class host_provider final : public provider {
  public:
@@ -50,6 +67,14 @@ class host_provider final : public provider {
     return st;
   }
 
+  void copy(void *dst, const void *src, size_t n) override { std::memcpy(dst, src, n); }
+  void zero(void *dst, size_t n) override { std::memset(dst, 0, n); }
+  uint64_t amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) override {
+    (void)is_float;  // bits: the CPU's integer atomics serve floats of the same size (no float add here)
+    return size == 4 ? cpu_amo(op, static_cast<uint32_t *>(target), static_cast<uint32_t>(a), static_cast<uint32_t>(b))
+                     : cpu_amo(op, static_cast<uint64_t *>(target), a, b);
+  }
+
   void release(size_t offset, size_t length) override {
     // Peers that map the same memory see zeros there; the range is free on every PE.
     ::madvise(reinterpret_cast<void *>(base_ + offset), length, MADV_REMOVE);
@@ -75,16 +100,3 @@ std::unique_ptr<provider> make_host_provider() { return std::make_unique<host_pr
 
 }  // namespace symmem::mem
 
-namespace symmem::mem {
-
-// Only a kind the CPU cannot load and store needs an atomic of its own; the host heap's are the
-// CPU's (core/amo.cpp), so reaching this is a library bug.
-uint64_t provider::amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) {
-  (void)a;
-  (void)b;
-  (void)is_float;
-  fatal("atomic", "the %s heap has no atomic of its own (op %d on %u bytes at %p): a library bug", kind(), op, size,
-        target);
-}
-
-}  // namespace symmem::mem

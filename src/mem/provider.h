@@ -5,7 +5,8 @@
 // uses one memfd; the GPU provider (src/cuda/) uses CUDA VMM allocations with POSIX-fd handles.
 // A provider is also the table of operations of its memory kind (copy, zero, atomic, quiesce,
 // start and stop), so core/ calls the table and knows nothing of CUDA. Used at init, collective
-// allocation and finalize, and on the paths that cannot load and store heap memory directly.
+// allocation and finalize, and off the hot paths; the data path's inline hits keep one cached bit
+// of it (state.h: heap_on_cpu), since a virtual call per put would double a node-local put's cost.
 #pragma once
 
 #include <cstddef>
@@ -48,21 +49,15 @@ class provider {
   }
   // The allocator emptied [offset, offset+length) of this PE's heap: give its memory back.
   virtual void release(size_t offset, size_t length) = 0;
-  // Copies between any two addresses of this process when the heap is not CPU-accessible (GPU
-  // heap: the copy engine). Completes before it returns.
-  virtual void copy(void *dst, const void *src, size_t n) {
-    (void)dst;
-    (void)src;
-    (void)n;
-  }
-  // Zeroes n bytes of heap memory at dst (calloc) when the heap is not CPU-accessible.
-  virtual void zero(void *dst, size_t n) {
-    (void)dst;
-    (void)n;
-  }
-  // An atomic on heap memory the CPU cannot load and store (op: amo_op below), atomic with respect
-  // to the kind's own atomics (GPU heap: system-scope device atomics). Returns the old value.
-  virtual uint64_t amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b);
+  // Copies between any two addresses of this process, heap memory of this kind or host memory
+  // (host heap: memcpy; GPU heap: the copy engine). Completes before it returns.
+  virtual void copy(void *dst, const void *src, size_t n) = 0;
+  // Zeroes n bytes of heap memory at dst (calloc).
+  virtual void zero(void *dst, size_t n) = 0;
+  // An atomic on heap memory (op: amo_op above; cas: a expected, b desired; 4 or 8 bytes, integer
+  // bits or, is_float, a float or double), atomic with respect to every other atomic on the object
+  // (host heap: the CPU's; GPU heap: system-scope device atomics). Returns the old value's bits.
+  virtual uint64_t amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) = 0;
   // Whether the CPU of this process can load and store [p, p+n): false for memory of this kind
   // it cannot reach (a GPU heap, and the program's own GPU buffers). The network path stages such
   // memory through host buffers (core/remote.cpp).
