@@ -485,7 +485,13 @@ uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, u
   target t = resolve(dest, size, pe, call);
   uint64_t result = 0;
   void *w = worker_of(ctx, call);
-  if (t.region == region_staged) {
+  if (t.region == region_staged && op == SYMMEM_NET_AMO_SWAP && !fetch) {
+    // A set (a signal's or a device barrier's store): a staged put of the value, which the owner
+    // writes with its copy engine rather than an atomic kernel. No SM is needed, so a kernel that
+    // fills the GPU while it waits for this very store still gets it. An aligned 4- or 8-byte DMA
+    // write is one memory transaction, so it linearises with the kind's atomics on the word.
+    must(r.net->staged_put(w, pe, t.raddr, &value, size, call), pe, call);  // little-endian: the low half
+  } else if (t.region == region_staged) {
     must(r.net->staged_amo(w, pe, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe, call);
   } else {
     must(r.net->amo(w, pe, t.region, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe, call);
