@@ -366,6 +366,18 @@ __device__ __forceinline__ T *peer(const T *addr, int pe, const char *call) {
 /* Scope of accesses to PE pe: GPU when its heap is on this GPU. */
 __device__ __forceinline__ bool peer_gpu_scope(int pe) { return (peer_entry(pe) & SYMMEM_DEVICE_PEER_SYS) == 0; }
 
+/* PE pe's heap base here; 0 when it is not mapped. */
+__device__ __forceinline__ uint64_t base_of(int pe) { return peer_entry(pe) & ~SYMMEM_DEVICE_PEER_SYS; }
+
+/* Where symmetric [addr, addr+n) of PE pe is mapped here; nullptr when it is not (a PE on another
+ * host, reached through the proxy ring: proxy.cuh; or a bad PE or address, which that path traps on). */
+template <typename T>
+__device__ __forceinline__ T *mapped(const T *addr, int pe) {
+  const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
+  const uint64_t base = off < symmem_state_.heap_size ? peer_entry(pe) : 0;
+  return base == 0 ? nullptr : (T *)((base & ~SYMMEM_DEVICE_PEER_SYS) + off);
+}
+
 __device__ __noinline__ inline void bad_team(int team, const char *call) {
   printf("symmem: PE %d: %s: team %d is not a team of this PE (destroyed, never created, or this PE is not a "
          "member); pass a team handle this PE got from a split\n",
@@ -382,6 +394,14 @@ __device__ __forceinline__ symmem_device_team team_of(int team, const char *call
   return t;
 }
 
+}  // namespace detail
+}  // namespace device
+}  // namespace symmem
+#include "symmem/detail/proxy.cuh"
+namespace symmem {
+namespace device {
+namespace detail {
+
 __device__ __forceinline__ symmem_device_sync *sync_of(int pe) {
   return peer((symmem_device_sync *)(symmem_state_.heap_base + symmem_state_.sync_offset), pe, "barrier");
 }
@@ -390,6 +410,7 @@ __device__ __forceinline__ symmem_device_sync *sync_of(int pe) {
 __device__ __forceinline__ void team_barrier_core(int team, const char *call) {
   const symmem_device_state &s = symmem_state_;
   const symmem_device_team t = team_of(team, call);
+  if (s.proxy_ring != 0) return remote_barrier(team, t);  // some PE is on another host
   detail::dissemination(&sync_of(s.my_pe)->team[team], t.my_index, t.size, s.gpu_scope_ok != 0, s.spin_limit_ns,
                         s.my_pe, [team, t](int i) { return &sync_of(t.start + i * t.stride)->team[team]; });
 }
@@ -404,74 +425,103 @@ __device__ __forceinline__ int n_pes() { return symmem_state_.n_pes; }
 
 /* Address of symmetric `addr` on PE `pe`, usable by loads and stores here; nullptr when not mapped. */
 template <typename T>
-__device__ __forceinline__ T *ptr(const T *addr, int pe) {
-  const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
-  const uint64_t base = off < symmem_state_.heap_size ? detail::peer_entry(pe) : 0;
-  return base == 0 ? nullptr : (T *)((base & ~SYMMEM_DEVICE_PEER_SYS) + off);
-}
+__device__ __forceinline__ T *ptr(const T *addr, int pe) { return detail::mapped(addr, pe); }
 __device__ __forceinline__ void *ptr(const void *addr, int pe) { return ptr((const char *)addr, pe); }
 
 /* ---- ordering --------------------------------------------------------------------------------- */
-__device__ __forceinline__ void fence() { detail::fence_scope(detail::gpu_scope()); }
-__device__ __forceinline__ void quiet() { detail::fence_sc(detail::gpu_scope()); }
+/* With PEs on other hosts, also a FENCE request through the proxy ring / a QUIET request waited for. */
+__device__ __forceinline__ void fence() {
+  detail::fence_scope(detail::gpu_scope());
+  if (symmem_state_.proxy_ring != 0) detail::remote_fence();
+}
+__device__ __forceinline__ void quiet() {
+  detail::fence_sc(detail::gpu_scope());
+  if (symmem_state_.proxy_ring != 0) detail::remote_quiet();
+}
 
 /* ---- RMA: bytes ------------------------------------------------------------------------------- */
+/* Mapped peers: loads and stores. Others: the proxy ring (proxy.cuh), out of line. */
 __device__ __forceinline__ void putmem(void *dest, const void *source, size_t n, int pe) {
   if (n == 0) return;
-  detail::copy_bytes(detail::peer((char *)dest, pe, "putmem"), (const char *)source, n, 0, 1);
+  if (char *d = detail::mapped((char *)dest, pe)) return detail::copy_bytes(d, (const char *)source, n, 0, 1);
+  detail::remote_put(dest, source, n, pe, true, "putmem");
 }
 __device__ __forceinline__ void getmem(void *dest, const void *source, size_t n, int pe) {
   if (n == 0) return;
-  detail::copy_bytes((char *)dest, detail::peer((const char *)source, pe, "getmem"), n, 0, 1);
+  if (const char *s = detail::mapped((const char *)source, pe)) return detail::copy_bytes((char *)dest, s, n, 0, 1);
+  detail::remote_get(dest, source, n, pe, "getmem");
 }
+namespace detail {
+template <typename G>
+__device__ __forceinline__ void put_group(void *dest, const void *source, size_t n, int pe, bool complete, const char *call) {
+  if (n == 0) return G::sync();
+  if (char *d = mapped((char *)dest, pe)) {
+    copy_bytes(d, (const char *)source, n, G::idx(), G::size());
+    return G::sync();
+  }
+  remote_put_group<G>(dest, source, n, pe, complete, call);
+}
+template <typename G>
+__device__ __forceinline__ void get_group(void *dest, const void *source, size_t n, int pe, const char *call) {
+  if (n == 0) return G::sync();
+  if (const char *s = mapped((const char *)source, pe)) {
+    copy_bytes((char *)dest, s, n, G::idx(), G::size());
+    return G::sync();
+  }
+  remote_get_group<G>(dest, source, n, pe, call);
+}
+}  // namespace detail
 __device__ __forceinline__ void putmem_warp(void *dest, const void *source, size_t n, int pe) {
-  if (n != 0) detail::copy_bytes(detail::peer((char *)dest, pe, "putmem_warp"), (const char *)source, n, detail::lane_id(), 32);
-  __syncwarp();
+  detail::put_group<detail::group_warp>(dest, source, n, pe, true, "putmem_warp");
 }
 __device__ __forceinline__ void getmem_warp(void *dest, const void *source, size_t n, int pe) {
-  if (n != 0) detail::copy_bytes((char *)dest, detail::peer((const char *)source, pe, "getmem_warp"), n, detail::lane_id(), 32);
-  __syncwarp();
+  detail::get_group<detail::group_warp>(dest, source, n, pe, "getmem_warp");
 }
 __device__ __forceinline__ void putmem_block(void *dest, const void *source, size_t n, int pe) {
-  if (n != 0) {
-    detail::copy_bytes(detail::peer((char *)dest, pe, "putmem_block"), (const char *)source, n, detail::block_tid(),
-                       detail::block_threads());
-  }
-  __syncthreads();
+  detail::put_group<detail::group_block>(dest, source, n, pe, true, "putmem_block");
 }
 __device__ __forceinline__ void getmem_block(void *dest, const void *source, size_t n, int pe) {
-  if (n != 0) {
-    detail::copy_bytes((char *)dest, detail::peer((const char *)source, pe, "getmem_block"), n, detail::block_tid(),
-                       detail::block_threads());
-  }
-  __syncthreads();
+  detail::get_group<detail::group_block>(dest, source, n, pe, "getmem_block");
 }
 /* Stores to mapped peers are issued at once: the non-blocking forms are the blocking ones, and
- * quiet() completes them. */
-__device__ __forceinline__ void putmem_nbi(void *d, const void *s, size_t n, int pe) { putmem(d, s, n, pe); }
+ * quiet() completes them. To remote PEs a put_nbi is posted (complete at quiet); a get_nbi
+ * completes before it returns. */
+__device__ __forceinline__ void putmem_nbi(void *d, const void *s, size_t n, int pe) {
+  if (n == 0) return;
+  if (char *m = detail::mapped((char *)d, pe)) return detail::copy_bytes(m, (const char *)s, n, 0, 1);
+  detail::remote_put(d, s, n, pe, false, "putmem_nbi");
+}
 __device__ __forceinline__ void getmem_nbi(void *d, const void *s, size_t n, int pe) { getmem(d, s, n, pe); }
-__device__ __forceinline__ void putmem_nbi_warp(void *d, const void *s, size_t n, int pe) { putmem_warp(d, s, n, pe); }
+__device__ __forceinline__ void putmem_nbi_warp(void *d, const void *s, size_t n, int pe) {
+  detail::put_group<detail::group_warp>(d, s, n, pe, false, "putmem_nbi_warp");
+}
 __device__ __forceinline__ void getmem_nbi_warp(void *d, const void *s, size_t n, int pe) { getmem_warp(d, s, n, pe); }
-__device__ __forceinline__ void putmem_nbi_block(void *d, const void *s, size_t n, int pe) { putmem_block(d, s, n, pe); }
+__device__ __forceinline__ void putmem_nbi_block(void *d, const void *s, size_t n, int pe) {
+  detail::put_group<detail::group_block>(d, s, n, pe, false, "putmem_nbi_block");
+}
 __device__ __forceinline__ void getmem_nbi_block(void *d, const void *s, size_t n, int pe) { getmem_block(d, s, n, pe); }
 
 /* ---- RMA: typed ------------------------------------------------------------------------------- */
 template <typename T>
 __device__ __forceinline__ void p(T *dest, T value, int pe) {
-  detail::st_strong(detail::peer(dest, pe, "p"), value, detail::peer_gpu_scope(pe));
+  if (T *t = detail::mapped(dest, pe)) return detail::st_strong(t, value, detail::peer_gpu_scope(pe));
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");
+  detail::remote_p(dest, detail::bits_of(value), sizeof(T), pe, "p");
 }
 template <typename T>
 __device__ __forceinline__ T g(const T *source, int pe) {
-  return detail::ld_strong(detail::peer(source, pe, "g"), detail::peer_gpu_scope(pe));
+  if (const T *s = detail::mapped(source, pe)) return detail::ld_strong(s, detail::peer_gpu_scope(pe));
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");
+  return detail::from_bits<T>(detail::remote_g(source, sizeof(T), pe, "g"));
 }
 template <typename T>
 __device__ __forceinline__ void put(T *d, const T *s, size_t nelems, int pe) { putmem(d, s, nelems * sizeof(T), pe); }
 template <typename T>
 __device__ __forceinline__ void get(T *d, const T *s, size_t nelems, int pe) { getmem(d, s, nelems * sizeof(T), pe); }
 template <typename T>
-__device__ __forceinline__ void put_nbi(T *d, const T *s, size_t nelems, int pe) { putmem(d, s, nelems * sizeof(T), pe); }
+__device__ __forceinline__ void put_nbi(T *d, const T *s, size_t nelems, int pe) { putmem_nbi(d, s, nelems * sizeof(T), pe); }
 template <typename T>
-__device__ __forceinline__ void get_nbi(T *d, const T *s, size_t nelems, int pe) { getmem(d, s, nelems * sizeof(T), pe); }
+__device__ __forceinline__ void get_nbi(T *d, const T *s, size_t nelems, int pe) { getmem_nbi(d, s, nelems * sizeof(T), pe); }
 template <typename T>
 __device__ __forceinline__ void put_warp(T *d, const T *s, size_t nelems, int pe) { putmem_warp(d, s, nelems * sizeof(T), pe); }
 template <typename T>
@@ -482,56 +532,77 @@ template <typename T>
 __device__ __forceinline__ void get_block(T *d, const T *s, size_t nelems, int pe) { getmem_block(d, s, nelems * sizeof(T), pe); }
 
 /* ---- atomics (relaxed, like OpenSHMEM's; GPU scope when every peer is on this GPU) ------------- */
+/* To a PE on another host: an AMO request through the proxy ring (4- and 8-byte types); the forms
+ * without a result are posted and complete at quiet. */
 namespace detail {
 template <typename T, typename F>
-__device__ __forceinline__ T amo(T *dest, int pe, const char *call, F f) {
-  T *t = peer(dest, pe, call);
+__device__ __forceinline__ T amo_at(T *t, int pe, F f) {
   if (peer_gpu_scope(pe)) return f(::cuda::atomic_ref<T, ::cuda::thread_scope_device>(*t));
   return f(::cuda::atomic_ref<T, ::cuda::thread_scope_system>(*t));
 }
 }  // namespace detail
-#define SYMMEM_DEVICE_AMO(NAME, EXPR)                                                                  \
+/* NAME returns the old value; VOID_NAME (when not empty) is the form without a result. */
+#define SYMMEM_DEVICE_AMO(NAME, VOID_NAME, EXPR, ROP)                                                  \
   template <typename T>                                                                                \
   __device__ __forceinline__ T NAME(T *dest, T value, int pe) {                                        \
-    return detail::amo(dest, pe, #NAME, [value](auto r) { return EXPR; });                             \
+    if (T *t = detail::mapped(dest, pe)) return detail::amo_at(t, pe, [value](auto r) { return EXPR; }); \
+    return detail::remote_amo_t<T>(dest, pe, ROP, value, T(0), true, #NAME);                           \
+  }                                                                                                    \
+  template <typename T>                                                                                \
+  __device__ __forceinline__ void VOID_NAME(T *dest, T value, int pe) {                                \
+    if (T *t = detail::mapped(dest, pe)) {                                                             \
+      (void)detail::amo_at(t, pe, [value](auto r) { return EXPR; });                                   \
+      return;                                                                                          \
+    }                                                                                                  \
+    (void)detail::remote_amo_t<T>(dest, pe, ROP, value, T(0), false, #VOID_NAME);                      \
   }
-SYMMEM_DEVICE_AMO(atomic_swap, r.exchange(value, ::cuda::memory_order_relaxed))
-SYMMEM_DEVICE_AMO(atomic_fetch_add, r.fetch_add(value, ::cuda::memory_order_relaxed))
-SYMMEM_DEVICE_AMO(atomic_fetch_and, r.fetch_and(value, ::cuda::memory_order_relaxed))
-SYMMEM_DEVICE_AMO(atomic_fetch_or, r.fetch_or(value, ::cuda::memory_order_relaxed))
-SYMMEM_DEVICE_AMO(atomic_fetch_xor, r.fetch_xor(value, ::cuda::memory_order_relaxed))
+SYMMEM_DEVICE_AMO(atomic_fetch_add, atomic_add, r.fetch_add(value, ::cuda::memory_order_relaxed), SYMMEM_PROXY_AMO_ADD)
+SYMMEM_DEVICE_AMO(atomic_fetch_and, atomic_and, r.fetch_and(value, ::cuda::memory_order_relaxed), SYMMEM_PROXY_AMO_AND)
+SYMMEM_DEVICE_AMO(atomic_fetch_or, atomic_or, r.fetch_or(value, ::cuda::memory_order_relaxed), SYMMEM_PROXY_AMO_OR)
+SYMMEM_DEVICE_AMO(atomic_fetch_xor, atomic_xor, r.fetch_xor(value, ::cuda::memory_order_relaxed), SYMMEM_PROXY_AMO_XOR)
+/* swap's form without a result is atomic_set (a store, below). */
+#define SYMMEM_DEVICE_AMO_NOVOID(NAME, EXPR, ROP)                                                      \
+  template <typename T>                                                                                \
+  __device__ __forceinline__ T NAME(T *dest, T value, int pe) {                                        \
+    if (T *t = detail::mapped(dest, pe)) return detail::amo_at(t, pe, [value](auto r) { return EXPR; }); \
+    return detail::remote_amo_t<T>(dest, pe, ROP, value, T(0), true, #NAME);                           \
+  }
+SYMMEM_DEVICE_AMO_NOVOID(atomic_swap, r.exchange(value, ::cuda::memory_order_relaxed), SYMMEM_PROXY_AMO_SWAP)
+#undef SYMMEM_DEVICE_AMO_NOVOID
 #undef SYMMEM_DEVICE_AMO
 template <typename T>
 __device__ __forceinline__ T atomic_fetch(const T *source, int pe) {
-  return detail::amo(const_cast<T *>(source), pe, "atomic_fetch", [](auto r) { return r.load(::cuda::memory_order_relaxed); });
+  if (T *t = detail::mapped(const_cast<T *>(source), pe)) {
+    return detail::amo_at(t, pe, [](auto r) { return r.load(::cuda::memory_order_relaxed); });
+  }
+  return detail::remote_amo_t<T>(const_cast<T *>(source), pe, SYMMEM_PROXY_AMO_OR, T(0), T(0), true, "atomic_fetch");
 }
 template <typename T>
 __device__ __forceinline__ void atomic_set(T *dest, T value, int pe) {
-  detail::amo(dest, pe, "atomic_set", [value](auto r) {
-    r.store(value, ::cuda::memory_order_relaxed);
-    return value;
-  });
+  if (T *t = detail::mapped(dest, pe)) {
+    detail::amo_at(t, pe, [value](auto r) {
+      r.store(value, ::cuda::memory_order_relaxed);
+      return value;
+    });
+    return;
+  }
+  (void)detail::remote_amo_t<T>(dest, pe, SYMMEM_PROXY_AMO_SWAP, value, T(0), false, "atomic_set");
 }
 template <typename T>
 __device__ __forceinline__ T atomic_compare_swap(T *dest, T cond, T value, int pe) {
-  return detail::amo(dest, pe, "atomic_compare_swap", [cond, value](auto r) {
-    T expected = cond;
-    r.compare_exchange_strong(expected, value, ::cuda::memory_order_relaxed);
-    return expected;
-  });
+  if (T *t = detail::mapped(dest, pe)) {
+    return detail::amo_at(t, pe, [cond, value](auto r) {
+      T expected = cond;
+      r.compare_exchange_strong(expected, value, ::cuda::memory_order_relaxed);
+      return expected;
+    });
+  }
+  return detail::remote_amo_t<T>(dest, pe, SYMMEM_PROXY_AMO_CSWAP, value, cond, true, "atomic_compare_swap");
 }
 template <typename T>
 __device__ __forceinline__ T atomic_fetch_inc(T *dest, int pe) { return atomic_fetch_add(dest, (T)1, pe); }
 template <typename T>
-__device__ __forceinline__ void atomic_inc(T *dest, int pe) { (void)atomic_fetch_add(dest, (T)1, pe); }
-template <typename T>
-__device__ __forceinline__ void atomic_add(T *dest, T value, int pe) { (void)atomic_fetch_add(dest, value, pe); }
-template <typename T>
-__device__ __forceinline__ void atomic_and(T *dest, T value, int pe) { (void)atomic_fetch_and(dest, value, pe); }
-template <typename T>
-__device__ __forceinline__ void atomic_or(T *dest, T value, int pe) { (void)atomic_fetch_or(dest, value, pe); }
-template <typename T>
-__device__ __forceinline__ void atomic_xor(T *dest, T value, int pe) { (void)atomic_fetch_xor(dest, value, pe); }
+__device__ __forceinline__ void atomic_inc(T *dest, int pe) { atomic_add(dest, (T)1, pe); }
 
 /* ---- signals ---------------------------------------------------------------------------------- */
 /* SYMMEM_SIGNAL_SET is one release store, SYMMEM_SIGNAL_ADD one release add: a release is
@@ -539,7 +610,8 @@ __device__ __forceinline__ void atomic_xor(T *dest, T value, int pe) { (void)ato
  * to whoever acquires the signal. Scope: the fences' (every peer), since the data may have gone to
  * other PEs than the signal. */
 __device__ __forceinline__ void signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
-  uint64_t *t = detail::peer(sig_addr, pe, "signal_op");
+  uint64_t *t = detail::mapped(sig_addr, pe);
+  if (t == nullptr) return detail::remote_signal(sig_addr, signal, sig_op, pe, "signal_op");
   if (sig_op == SYMMEM_SIGNAL_SET) {
     detail::st_release(t, signal, detail::gpu_scope());
   } else if (sig_op == SYMMEM_SIGNAL_ADD) {
@@ -549,41 +621,50 @@ __device__ __forceinline__ void signal_op(uint64_t *sig_addr, uint64_t signal, i
       ::cuda::atomic_ref<uint64_t, ::cuda::thread_scope_system>(*t).fetch_add(signal, ::cuda::memory_order_release);
     }
   } else {
-    printf("symmem: PE %d: signal_op: operation %d is neither SYMMEM_SIGNAL_SET (%d) nor SYMMEM_SIGNAL_ADD (%d)\n",
-           symmem_state_.my_pe, sig_op, SYMMEM_SIGNAL_SET, SYMMEM_SIGNAL_ADD);
-    __trap();
+    detail::bad_signal_op(sig_op, "signal_op");
   }
 }
 __device__ __forceinline__ uint64_t signal_fetch(const uint64_t *sig_addr) {
   return detail::ld_acquire(sig_addr, detail::gpu_scope());
 }
+/* To a PE on another host: one SIGNAL request (the proxy puts, fences and signals). */
 __device__ __forceinline__ void putmem_signal(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op, int pe) {
+  if (detail::mapped(sig, pe) == nullptr) return detail::remote_put_signal(d, s, n, sig, v, op, pe, true, "putmem_signal");
   putmem(d, s, n, pe);
   signal_op(sig, v, op, pe);
 }
 __device__ __forceinline__ void putmem_signal_nbi(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op,
                                                   int pe) {
+  if (detail::mapped(sig, pe) == nullptr) {
+    return detail::remote_put_signal(d, s, n, sig, v, op, pe, false, "putmem_signal_nbi");
+  }
   putmem_signal(d, s, n, sig, v, op, pe);
 }
+namespace detail {
+template <typename G>
+__device__ __forceinline__ void put_signal_group(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op,
+                                                 int pe, bool complete, const char *call) {
+  if (mapped(sig, pe) == nullptr) return remote_put_signal_group<G>(d, s, n, sig, v, op, pe, complete, call);
+  put_group<G>(d, s, n, pe, true, call);  // ends with the group's sync: every thread's stores precede the fence
+  if (G::idx() == 0) signal_op(sig, v, op, pe);
+  G::sync();
+}
+}  // namespace detail
 __device__ __forceinline__ void putmem_signal_warp(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op,
                                                    int pe) {
-  putmem_warp(d, s, n, pe);  // ends with __syncwarp: every lane's stores precede lane 0's fence
-  if (detail::lane_id() == 0) signal_op(sig, v, op, pe);
-  __syncwarp();
+  detail::put_signal_group<detail::group_warp>(d, s, n, sig, v, op, pe, true, "putmem_signal_warp");
 }
 __device__ __forceinline__ void putmem_signal_block(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v, int op,
                                                     int pe) {
-  putmem_block(d, s, n, pe);  // ends with __syncthreads
-  if (detail::block_tid() == 0) signal_op(sig, v, op, pe);
-  __syncthreads();
+  detail::put_signal_group<detail::group_block>(d, s, n, sig, v, op, pe, true, "putmem_signal_block");
 }
 __device__ __forceinline__ void putmem_signal_nbi_warp(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v,
                                                        int op, int pe) {
-  putmem_signal_warp(d, s, n, sig, v, op, pe);
+  detail::put_signal_group<detail::group_warp>(d, s, n, sig, v, op, pe, false, "putmem_signal_nbi_warp");
 }
 __device__ __forceinline__ void putmem_signal_nbi_block(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v,
                                                         int op, int pe) {
-  putmem_signal_block(d, s, n, sig, v, op, pe);
+  detail::put_signal_group<detail::group_block>(d, s, n, sig, v, op, pe, false, "putmem_signal_nbi_block");
 }
 template <typename T>
 __device__ __forceinline__ void put_signal(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op, int pe) {
@@ -591,7 +672,7 @@ __device__ __forceinline__ void put_signal(T *d, const T *s, size_t nelems, uint
 }
 template <typename T>
 __device__ __forceinline__ void put_signal_nbi(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op, int pe) {
-  putmem_signal(d, s, nelems * sizeof(T), sig, v, op, pe);
+  putmem_signal_nbi(d, s, nelems * sizeof(T), sig, v, op, pe);
 }
 template <typename T>
 __device__ __forceinline__ void put_signal_warp(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op, int pe) {
@@ -638,19 +719,24 @@ __device__ __forceinline__ int test(T *ivar, int cmp, T value) {
 /* ---- strided RMA: element i goes from source[i * sst] to dest[i * dst] ------------------------- */
 template <typename T>
 __device__ __forceinline__ void iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
-  T *d = n != 0 ? detail::peer(dest, pe, "iput") : dest;
+  if (n == 0) return;
+  T *d = detail::mapped(dest, pe);
+  if (d == nullptr) return detail::remote_iput<detail::group_thread>(dest, source, dst, sst, n, pe);
   for (size_t i = 0; i < n; ++i) d[(ptrdiff_t)i * dst] = source[(ptrdiff_t)i * sst];
 }
 template <typename T>
 __device__ __forceinline__ void iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
-  const T *s = n != 0 ? detail::peer(source, pe, "iget") : source;
+  if (n == 0) return;
+  const T *s = detail::mapped(source, pe);
+  if (s == nullptr) return detail::remote_iget<detail::group_thread>(dest, source, dst, sst, n, pe);
   for (size_t i = 0; i < n; ++i) dest[(ptrdiff_t)i * dst] = s[(ptrdiff_t)i * sst];
 }
 
 /* ---- barriers --------------------------------------------------------------------------------- */
 /* One thread per PE. Puts are stores that are performed when issued, so completing them (quiet)
  * is ordering them before the barrier's flag: the flag store is a release (st.release, cumulative),
- * which already does that. So barrier_all and sync_all are the same barrier here. */
+ * which already does that. So barrier_all and sync_all are the same barrier here. With PEs on other
+ * hosts the barrier first completes the requests in the proxy ring (proxy.cuh). */
 __device__ __forceinline__ void barrier_all() { detail::barrier_core(); }
 __device__ __forceinline__ void sync_all() { detail::barrier_core(); }
 /* Every thread of the block (warp): the block's earlier stores are ordered before thread 0's

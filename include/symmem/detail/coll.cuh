@@ -9,6 +9,9 @@
  * The data phases take (tid, nthreads) so the library's stream kernels can spread one collective
  * over a whole grid between two barrier kernels (src/cuda/coll_kernels.cu).
  *
+ * Every member must be mapped here: on a team with a member on another host they trap with a
+ * message (require_mapped, proxy.cuh).
+ *
  * dest and source may be the same buffer for reductions (handled by staging in registers between
  * barriers) but must not partly overlap; for the other collectives they must not overlap.
  */
@@ -158,6 +161,7 @@ __host__ __device__ __forceinline__ bool overlaps(const void *a, size_t an, cons
 template <int OP, typename T, typename G>
 __device__ __forceinline__ int reduce_group(int team, T *dest, const T *src, size_t first, size_t n, size_t src_elems) {
   const symmem_device_team t = team_of(team, "reduce");
+  require_mapped(t, "reduce");
   group_barrier<G>(team, "reduce");
   if (overlaps(dest, n * sizeof(T), src, src_elems * sizeof(T))) {
     reduce_staged<OP, T, G>(team, t, dest, src, first, n);
@@ -174,6 +178,7 @@ __device__ __forceinline__ int reduce_group(int team, T *dest, const T *src, siz
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t nelems, int root) {
   const symmem_device_team t = detail::team_of(team, "broadcast");
+  detail::require_mapped(t, "broadcast");
   detail::group_barrier<G>(team, "broadcast");
   detail::broadcast_data(t, dest, src, nelems, root, G::idx(), G::size());
   detail::group_barrier<G>(team, "broadcast");
@@ -182,6 +187,7 @@ __device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int fcollect(int team, T *dest, const T *src, size_t nelems) {
   const symmem_device_team t = detail::team_of(team, "fcollect");
+  detail::require_mapped(t, "fcollect");
   detail::group_barrier<G>(team, "fcollect");
   detail::fcollect_data(t, dest, src, nelems, G::idx(), G::size());
   detail::group_barrier<G>(team, "fcollect");
@@ -190,6 +196,7 @@ __device__ __forceinline__ int fcollect(int team, T *dest, const T *src, size_t 
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int alltoall(int team, T *dest, const T *src, size_t nelems) {
   const symmem_device_team t = detail::team_of(team, "alltoall");
+  detail::require_mapped(t, "alltoall");
   detail::group_barrier<G>(team, "alltoall");
   detail::alltoall_data(t, dest, src, nelems, G::idx(), G::size());
   detail::group_barrier<G>(team, "alltoall");

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define SYMMEM_DEVICE_STATE_VERSION 2
+#define SYMMEM_DEVICE_STATE_VERSION 3
 /* Peers listed inline (in __constant__ memory); more PEs use peer_base_ext. Kept small because
  * every translation unit that includes device.cuh holds its own copy, and an -rdc program links
  * them all into one module with 64 KiB of constant memory. */
@@ -47,6 +47,11 @@ typedef struct symmem_device_state {
   uint64_t spin_limit_ns; /* a device wait longer than this traps with a message; 0: wait forever */
   uint64_t *peer_base_ext; /* device array [n_pes] when n_pes > SYMMEM_DEVICE_MAX_PES, else NULL */
   symmem_device_team *teams; /* device array [SYMMEM_DEVICE_MAX_TEAMS], kept current by the runtime */
+  /* The proxy ring (symmem/detail/proxy_ring.h) through which kernels reach PEs that are not mapped
+   * here (on other hosts): its device address, and the same memory's address on the host (the
+   * proxy's side: inline data is named by it); 0 when every PE is mapped (no ring, no proxy). */
+  uint64_t proxy_ring;
+  uint64_t proxy_ring_host;
   uint64_t peer_base[SYMMEM_DEVICE_MAX_PES]; /* where PE p's heap is mapped here (| SYMMEM_DEVICE_PEER_SYS
                                                 when on another GPU); 0: not accessible */
 } symmem_device_state;

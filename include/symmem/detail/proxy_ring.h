@@ -47,10 +47,26 @@ typedef struct symmem_proxy_req {
   uint32_t fetch;   /* 1: the request wants `result` and releases its slot */
 } symmem_proxy_req;
 
+/* Atomic operations of SYMMEM_PROXY_AMO requests: the network's (SYMMEM_NET_AMO_*, net/net_plugin.h,
+ * which checks that they agree); device code cannot include that header. */
+enum symmem_proxy_amo_op {
+  SYMMEM_PROXY_AMO_ADD = 0,
+  SYMMEM_PROXY_AMO_SWAP = 1,
+  SYMMEM_PROXY_AMO_CSWAP = 2, /* value: the new value, value2: the compare value */
+  SYMMEM_PROXY_AMO_AND = 3,
+  SYMMEM_PROXY_AMO_OR = 4,
+  SYMMEM_PROXY_AMO_XOR = 5,
+};
+
+#define SYMMEM_PROXY_INLINE_BYTES 48 /* bytes of a slot's inline area */
+
 typedef struct symmem_proxy_slot {
   symmem_proxy_req req;
   uint64_t result;  /* a fetching request's value, valid once `completed` passed its ticket */
-  uint64_t pad[6];
+  /* Inline data: a fetching request may name it (by its host address) as a GET's destination
+   * or a PUT's source (g, p of 1 or 2 bytes, small transfers from a kernel's local memory); the
+   * slot is the producer's until it releases it, and the proxy completes the request first. */
+  uint64_t inline_data[6];
 } symmem_proxy_slot;
 
 typedef struct symmem_proxy_ring {
@@ -77,17 +93,61 @@ static inline uint64_t symmem_proxy_ring_bytes(uint64_t slots) {
 #endif
 
 #if defined(__CUDACC__)
-/* ---- the device producer ---- */
+/* ---- the device producer ----
+ * Every wait is bounded: past `limit_ns` (0: for ever) it prints what it waited for, as PE `me`,
+ * and traps; so does a producer that finds the proxy failed (`error`). */
 __device__ __forceinline__ uint64_t symmem_proxy_ld(const volatile uint64_t *p) { return *p; }
 
-/* Posts one request; returns its ticket. A thread calls it for itself (warp and block forms let
- * one thread post for the group). */
-__device__ __forceinline__ uint64_t symmem_proxy_post(symmem_proxy_ring *ring, const symmem_proxy_req *r) {
-  const uint64_t ticket = atomicAdd((unsigned long long *)ring->head_addr, 1ULL);  /* device memory */
-  while (ticket - symmem_proxy_ld(&ring->tail) >= ring->slots && !symmem_proxy_ld(&ring->error)) {
+__device__ __forceinline__ uint64_t symmem_proxy_clock(void) {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __noinline__ inline void symmem_proxy_stuck(symmem_proxy_ring *ring, uint64_t ticket, int me,
+                                                        const char *what) {
+  const uint64_t err = symmem_proxy_ld(&ring->error);
+  if (err != 0) {
+    printf("symmem: PE %d: proxy: %s (request %llu): the host's proxy thread failed on a request of unknown "
+           "operation %llu; the GPU and the library disagree on the ring (rebuild with this symmem's headers)\n",
+           me, what, (unsigned long long)ticket, (unsigned long long)err);
+  } else {
+    printf("symmem: PE %d: proxy: %s (request %llu): waited past SYMMEM_WAIT_TIMEOUT; the host's proxy thread "
+           "completed requests below %llu only (a remote PE that does not answer, or a host thread stuck in a "
+           "blocking call)\n",
+           me, what, (unsigned long long)ticket, (unsigned long long)symmem_proxy_ld(&ring->completed));
   }
-  symmem_proxy_slot *s = &ring->slot[ticket & (ring->slots - 1)];
-  volatile symmem_proxy_req *v = &s->req;
+  __trap();
+}
+
+/* True while `cond` should be waited for; checks the clock every 1024 turns, traps past the limit. */
+__device__ __forceinline__ void symmem_proxy_spin(symmem_proxy_ring *ring, uint64_t ticket, uint64_t limit_ns, int me,
+                                                  const char *what, uint64_t &start, uint32_t &turns) {
+  if (symmem_proxy_ld(&ring->error) != 0) symmem_proxy_stuck(ring, ticket, me, what);
+  if (limit_ns == 0 || (++turns & 1023u) != 0) return;
+  const uint64_t now = symmem_proxy_clock();
+  if (start == 0) start = now;
+  else if (now - start > limit_ns) symmem_proxy_stuck(ring, ticket, me, what);
+}
+
+/* Takes a ticket and waits until its slot is free; the caller fills the slot's inline data (if
+ * any) and publishes with symmem_proxy_publish. */
+__device__ __forceinline__ uint64_t symmem_proxy_claim(symmem_proxy_ring *ring, uint64_t limit_ns = 0, int me = -1) {
+  const uint64_t ticket = atomicAdd((unsigned long long *)ring->head_addr, 1ULL);  /* device memory */
+  uint64_t start = 0;
+  uint32_t turns = 0;
+  while (ticket - symmem_proxy_ld(&ring->tail) >= ring->slots) {
+    symmem_proxy_spin(ring, ticket, limit_ns, me, "waiting for a free slot of the ring", start, turns);
+  }
+  return ticket;
+}
+
+__device__ __forceinline__ symmem_proxy_slot *symmem_proxy_slot_of(symmem_proxy_ring *ring, uint64_t ticket) {
+  return &ring->slot[ticket & (ring->slots - 1)];
+}
+
+__device__ __forceinline__ void symmem_proxy_publish(symmem_proxy_ring *ring, uint64_t ticket, const symmem_proxy_req *r) {
+  volatile symmem_proxy_req *v = &symmem_proxy_slot_of(ring, ticket)->req;
   v->op = r->op;
   v->pe = r->pe;
   v->dst = r->dst;
@@ -97,33 +157,50 @@ __device__ __forceinline__ uint64_t symmem_proxy_post(symmem_proxy_ring *ring, c
   v->value2 = r->value2;
   v->amo_op = r->amo_op;
   v->fetch = r->fetch;
-  __threadfence_system(); /* the fields before the sequence number, as the host sees them */
+  __threadfence_system(); /* the fields (and the inline data) before the sequence number, as the host sees them */
   v->seq = ticket + 1;
+}
+
+/* Posts one request; returns its ticket. A thread calls it for itself (warp and block forms let
+ * one thread post for the group). */
+__device__ __forceinline__ uint64_t symmem_proxy_post(symmem_proxy_ring *ring, const symmem_proxy_req *r,
+                                                      uint64_t limit_ns = 0, int me = -1) {
+  const uint64_t ticket = symmem_proxy_claim(ring, limit_ns, me);
+  symmem_proxy_publish(ring, ticket, r);
   return ticket;
 }
 
 /* Waits until every request up to `ticket` is complete. */
-__device__ __forceinline__ void symmem_proxy_wait(symmem_proxy_ring *ring, uint64_t ticket) {
-  while (symmem_proxy_ld(&ring->completed) <= ticket && !symmem_proxy_ld(&ring->error)) {
+__device__ __forceinline__ void symmem_proxy_wait(symmem_proxy_ring *ring, uint64_t ticket, uint64_t limit_ns = 0,
+                                                  int me = -1) {
+  uint64_t start = 0;
+  uint32_t turns = 0;
+  while (symmem_proxy_ld(&ring->completed) <= ticket) {
+    symmem_proxy_spin(ring, ticket, limit_ns, me, "waiting for the request's completion", start, turns);
   }
   __threadfence_system();
 }
 
-/* A fetching request: posts, waits, reads the result and gives the slot back. */
-__device__ __forceinline__ uint64_t symmem_proxy_fetch(symmem_proxy_ring *ring, const symmem_proxy_req *r) {
-  const uint64_t ticket = symmem_proxy_post(ring, r);
-  symmem_proxy_wait(ring, ticket);
-  symmem_proxy_slot *s = &ring->slot[ticket & (ring->slots - 1)];
-  const uint64_t v = symmem_proxy_ld(&s->result);
+/* Gives a fetching request's slot back (after reading its result or inline data). */
+__device__ __forceinline__ void symmem_proxy_release(symmem_proxy_ring *ring, uint64_t ticket) {
   __threadfence_system();
-  ((volatile symmem_proxy_req *)&s->req)->seq = 0; /* released: the proxy may reuse it */
+  ((volatile symmem_proxy_req *)&symmem_proxy_slot_of(ring, ticket)->req)->seq = 0; /* the proxy may reuse it */
+}
+
+/* A fetching request: posts, waits, reads the result and gives the slot back. */
+__device__ __forceinline__ uint64_t symmem_proxy_fetch(symmem_proxy_ring *ring, const symmem_proxy_req *r,
+                                                       uint64_t limit_ns = 0, int me = -1) {
+  const uint64_t ticket = symmem_proxy_post(ring, r, limit_ns, me);
+  symmem_proxy_wait(ring, ticket, limit_ns, me);
+  const uint64_t v = symmem_proxy_ld(&symmem_proxy_slot_of(ring, ticket)->result);
+  symmem_proxy_release(ring, ticket);
   return v;
 }
 
 /* quiet: a QUIET request, and wait for it. */
-__device__ __forceinline__ void symmem_proxy_quiet(symmem_proxy_ring *ring) {
+__device__ __forceinline__ void symmem_proxy_quiet(symmem_proxy_ring *ring, uint64_t limit_ns = 0, int me = -1) {
   symmem_proxy_req q = {0, SYMMEM_PROXY_QUIET, 0, 0, 0, 0, 0, 0, 0, 0};
-  symmem_proxy_wait(ring, symmem_proxy_post(ring, &q));
+  symmem_proxy_wait(ring, symmem_proxy_post(ring, &q, limit_ns, me), limit_ns, me);
 }
 #endif /* __CUDACC__ */
 

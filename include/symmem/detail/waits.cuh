@@ -99,13 +99,15 @@ __device__ __forceinline__ size_t test_any(T *ivars, size_t n, const int *status
 /* Strided copies by a warp or a block: element i goes from source[i*sst] to dest[i*dst]. */
 template <typename G, typename T>
 __device__ __forceinline__ void iput_group(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
-  T *d = n != 0 ? detail::peer(dest, pe, "iput") : dest;
+  T *d = n != 0 ? detail::mapped(dest, pe) : dest;
+  if (d == nullptr) return detail::remote_iput<G>(dest, source, dst, sst, n, pe);  // another host
   for (size_t i = G::idx(); i < n; i += G::size()) d[(ptrdiff_t)i * dst] = source[(ptrdiff_t)i * sst];
   G::sync();
 }
 template <typename G, typename T>
 __device__ __forceinline__ void iget_group(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
-  const T *s = n != 0 ? detail::peer(source, pe, "iget") : source;
+  const T *s = n != 0 ? detail::mapped(source, pe) : source;
+  if (s == nullptr) return detail::remote_iget<G>(dest, source, dst, sst, n, pe);
   for (size_t i = G::idx(); i < n; i += G::size()) dest[(ptrdiff_t)i * dst] = s[(ptrdiff_t)i * sst];
   G::sync();
 }
