@@ -1,7 +1,9 @@
 // symmem: what the proxy ring's requests do (net/proxy.h): the runtime's own routines, so a
 // request to a PE on another host takes the remote path and one to a node-local PE the mapping.
 #include <atomic>
+#include <memory>
 
+#include "core/proxy_exec.h"
 #include "core/remote.h"
 #include "core/state.h"
 #include "net/net_plugin.h"
@@ -9,6 +11,12 @@
 
 namespace symmem::core {
 namespace {
+
+// The ring's atomic operations (proxy_ring.h) are the network's.
+constexpr bool same_op(int ring_op, int net_op) { return ring_op == net_op; }
+static_assert(same_op(SYMMEM_PROXY_AMO_ADD, SYMMEM_NET_AMO_ADD) && same_op(SYMMEM_PROXY_AMO_SWAP, SYMMEM_NET_AMO_SWAP) &&
+              same_op(SYMMEM_PROXY_AMO_CSWAP, SYMMEM_NET_AMO_CSWAP) && same_op(SYMMEM_PROXY_AMO_AND, SYMMEM_NET_AMO_AND) &&
+              same_op(SYMMEM_PROXY_AMO_OR, SYMMEM_NET_AMO_OR) && same_op(SYMMEM_PROXY_AMO_XOR, SYMMEM_NET_AMO_XOR));
 
 template <typename T>
 T local_amo(T *at, unsigned op, T v, T c) {
@@ -24,19 +32,26 @@ T local_amo(T *at, unsigned op, T v, T c) {
   }
 }
 
+// Requests travel on a private context of their own, made by the proxy thread on its first
+// request (not at init: a context needs an initialized job, and a private context's network worker
+// belongs to the thread that made it, which alone progresses it: remote_progress). So the proxy
+// neither shares the default worker's queue with the program's threads nor takes its lock for its
+// puts and gets; its fence and quiet cover the ring's requests only. The routines it calls are the
+// program's: to a GPU heap, with device memory as the local buffer, they stage through host memory.
 class runtime_executor final : public net::proxy_executor {
  public:
+  ~runtime_executor() override { close(); }
   void put(int pe, uint64_t dst, uint64_t src, uint64_t size) override {
-    symmem_putmem_nbi(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size, pe);
+    symmem_ctx_putmem_nbi(ctx(), reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size, pe);
   }
   void get(int pe, uint64_t dst, uint64_t src, uint64_t size) override {
-    symmem_getmem(reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size, pe);
+    symmem_ctx_getmem(ctx(), reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size, pe);
   }
   uint64_t amo(int pe, uint64_t dst, unsigned op, unsigned size, uint64_t value, uint64_t compare,
                bool fetch) override {
     void *d = reinterpret_cast<void *>(dst);
     if (size != 4 && size != 8) fatal("proxy", "a proxy atomic of %u bytes (4 or 8 only)", size);
-    if (is_remote(pe)) return remote_amo(d, pe, static_cast<int>(op), size, value, compare, fetch, "proxy");
+    if (is_remote(pe)) return remote_amo(d, pe, static_cast<int>(op), size, value, compare, fetch, "proxy", ctx());
     char *at = translate(d, size, pe, "proxy");
     if (size == 4) {
       return local_amo(reinterpret_cast<uint32_t *>(at), op, static_cast<uint32_t>(value),
@@ -44,13 +59,57 @@ class runtime_executor final : public net::proxy_executor {
     }
     return local_amo(reinterpret_cast<uint64_t *>(at), op, value, compare);
   }
-  void fence() override { symmem_fence(); }
-  void quiet() override { symmem_quiet(); }
+  // No context yet: nothing was sent, nothing to order or complete.
+  void fence() override {
+    if (ctx_ != nullptr) symmem_ctx_fence(ctx_);
+  }
+  void quiet() override {
+    if (ctx_ != nullptr) symmem_ctx_quiet(ctx_);
+  }
   void progress() override { remote_progress(); }
+  // After the proxy thread stopped (its worker is then nobody's): completes and frees the context.
+  void close() {
+    if (ctx_ != nullptr && symmem_initialized()) symmem_ctx_destroy(ctx_);
+    ctx_ = nullptr;
+  }
+
+ private:
+  symmem_ctx_t ctx() {
+    if (SYMMEM_UNLIKELY(ctx_ == nullptr) && symmem_ctx_create(SYMMEM_CTX_PRIVATE, &ctx_) != SYMMEM_SUCCESS) {
+      fatal("proxy", "cannot make the proxy's communication context: %s", last_error().c_str());
+    }
+    return ctx_;
+  }
+  symmem_ctx_t ctx_ = nullptr;
 };
+
+// The GPU heap's proxy (proxy_exec.h): one per PE, while the job runs.
+struct running_proxy {
+  runtime_executor ex;
+  net::proxy px;
+  explicit running_proxy(symmem_proxy_ring *ring) : px(ring, ex) {}
+};
+std::unique_ptr<running_proxy> g_proxy;
 
 }  // namespace
 
 std::unique_ptr<net::proxy_executor> make_proxy_executor() { return std::make_unique<runtime_executor>(); }
+
+void proxy_start(symmem_proxy_ring *ring) {
+  proxy_stop();
+  g_proxy = std::make_unique<running_proxy>(ring);
+  g_proxy->px.start();
+  log(log_level::info, "proxy: a host thread carries kernels' requests to PEs on other hosts (%llu-slot ring)",
+      static_cast<unsigned long long>(ring->slots));
+}
+
+void proxy_stop() {
+  if (!g_proxy) return;
+  g_proxy->px.stop();  // carries out what was published, then a last quiet
+  g_proxy->ex.close();
+  g_proxy.reset();
+}
+
+bool proxy_running() { return g_proxy != nullptr; }
 
 }  // namespace symmem::core

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "core/guard.h"
+#include "core/proxy_exec.h"
 #include "core/remote.h"
 #include "core/state.h"
 #include "core/static_data.h"
@@ -225,6 +226,7 @@ void release_range(size_t offset, size_t length) {
 }
 
 void teardown() {
+  proxy_stop();     // a failed init's: the proxy uses the network and the ring, both go below
   g.heap_size = 0;  // first: every data-path call now takes the slow path
   remote_teardown();  // before the memory it registered goes
   data_teardown();
@@ -374,6 +376,10 @@ void symmem_finalize(void) {
   }
   symmem_quiet();
   g.heap->quiesce();  // no kernel of this PE may write into a peer's heap once that peer tears down
+  // The GPU heap's proxy: its producers (this PE's kernels) are done, and quiesce completed what
+  // they posted. It stops here, not in teardown: the flush of every network worker below must not
+  // run while the proxy thread still uses its own, and that flush must come before the barrier.
+  core::proxy_stop();
   core::call_record rec{core::call_finalize, 1, 0, 0};
   status st = core::remote_quiesce("finalize");
   if (st.ok()) st = core::collective_sync(rec, "finalize");

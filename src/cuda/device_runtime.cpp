@@ -1,5 +1,6 @@
 // symmem: the runtime side of the device API: the device sync area, the device-state registry,
-// the *_on_stream host routines, host AMOs on a GPU heap, and completing a PE's GPU work.
+// the *_on_stream host routines, host AMOs on a GPU heap, completing a PE's GPU work, and the
+// proxy ring through which kernels reach PEs on other hosts.
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -8,12 +9,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include "core/proxy_exec.h"
 #include "core/remote.h"
 #include "core/state.h"
 #include "cuda/cu_api.h"
 #include "cuda/device_runtime.h"
 #include "cuda/gpu.h"
 #include "cuda/kernels.h"
+#include "net/proxy.h"
 #include "symmem/cuda.h"
 #include "symmem/detail/device_state.h"
 
@@ -31,6 +34,12 @@ symmem_device_state g_state{};  // version 0 outside init..finalize
 CUdeviceptr g_ext_table = 0;    // peer table for jobs of more than SYMMEM_DEVICE_MAX_PES PEs
 std::mutex g_amo_mutex;
 uint64_t *g_amo_result = nullptr;  // host-mapped: the AMO kernel writes the old value here
+// The proxy ring (symmem/detail/proxy_ring.h), when some PE is on another host: slots in mapped
+// pinned memory, the producers' ticket counter in device memory. 1024 slots of 64 bytes: a
+// kernel's threads block on a full ring only past 1024 requests in flight.
+constexpr uint64_t ring_slots = 1024;
+symmem_proxy_ring *g_ring = nullptr;
+CUdeviceptr g_ring_dev = 0, g_ring_tickets = 0;
 
 }  // namespace
 
@@ -75,11 +84,59 @@ status fill_state(size_t sync_offset) {
     g_state.peer_base_ext = reinterpret_cast<uint64_t *>(g_ext_table);
   }
   g_state.teams = team_table();
+  g_state.proxy_ring = g_ring_dev;
+  g_state.proxy_ring_host = reinterpret_cast<uint64_t>(g_ring);
   g_state.version = SYMMEM_DEVICE_STATE_VERSION;
   return ok_status;
 }
 
+// With some PE on another host: the ring, and the proxy thread that serves it (no ring, no
+// thread, no cost when every PE is mapped here).
+status start_proxy() {
+  bool remote = false;
+  for (int p = 0; p < core::g.n_pes && !remote; ++p) remote = core::is_remote(p);
+  if (!remote) return ok_status;
+  void *mem = nullptr;
+  CUresult e = cu.cuMemHostAlloc(&mem, symmem_proxy_ring_bytes(ring_slots), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
+  if (e != CUDA_SUCCESS) {
+    return cu_fail(e, "init", "allocating the proxy ring for kernels' operations on PEs on other hosts",
+                   "check pinned-memory limits (ulimit -l)");
+  }
+  g_ring = net::proxy::init_ring(mem, ring_slots);
+  const uint64_t zero = 0;
+  e = cu.cuMemAlloc(&g_ring_tickets, sizeof zero);
+  if (e == CUDA_SUCCESS) e = cu.cuMemcpyHtoD(g_ring_tickets, &zero, sizeof zero);
+  if (e == CUDA_SUCCESS) e = cu.cuMemHostGetDevicePointer(&g_ring_dev, mem, 0);
+  if (e != CUDA_SUCCESS) return cu_fail(e, "init", "setting up the proxy ring", "check the GPU");
+  g_ring->head_addr = g_ring_tickets;
+  core::proxy_start(g_ring);
+  return ok_status;
+}
+
+// After the proxy stopped (finalize stops it; a failed init's teardown too).
+void free_ring() {
+  core::proxy_stop();
+  if (g_ring_tickets != 0) (void)cu.cuMemFree(g_ring_tickets);
+  if (g_ring != nullptr) (void)cu.cuMemFreeHost(g_ring);
+  g_ring_tickets = g_ring_dev = 0;
+  g_ring = nullptr;
+}
+
 }  // namespace
+
+bool proxy_ring_active() { return g_ring != nullptr; }
+
+void check_remote_range(const void *addr, size_t n, int pe, const char *call) {
+  const uintptr_t off = reinterpret_cast<uintptr_t>(addr) - core::g.heap_base;
+  if (off >= core::g.heap_size || n > core::g.heap_size - off) core::bad_target(addr, n, pe, call);
+}
+
+bool stream_remote(const remote_args &a, const void *addr, size_t n, void *stream, const char *call) {
+  if (g_ring == nullptr || !core::is_remote(a.pe)) return false;
+  check_remote_range(addr, n, a.pe, call);
+  check_launch(launch_remote(a, reinterpret_cast<CUstream>(stream)), call);
+  return true;
+}
 
 size_t device_sync_offset() { return g_state.sync_offset; }
 const symmem_device_state &device_state() { return g_state; }
@@ -168,14 +225,23 @@ status gpu_after_init() {
     sc::g_amo_result = nullptr;
     return sc::cu_fail(e, "init", "allocating the host-AMO result word", "check pinned-memory limits (ulimit -l)");
   }
+  SYMMEM_TRY(sc::start_proxy());
   SYMMEM_TRY(sc::fill_state(*off));
   sc::publish();
   return ok_status;
 }
 
+// Every kernel of this PE done, and what they posted into the proxy ring complete: a quiet through
+// the ring (a one-thread kernel), since a kernel may end with puts to remote PEs still in flight.
 void gpu_quiesce() {
   sc::make_current();
   CUresult e = sc::cu.cuCtxSynchronize();
+  if (e == CUDA_SUCCESS && sc::g_ring != nullptr) {
+    sc::remote_args q{};
+    q.kind = sc::remote_quiet;
+    const int err = sc::launch_remote(q, sc::gpu.stream);
+    e = err != 0 ? CUDA_ERROR_LAUNCH_FAILED : sc::cu.cuStreamSynchronize(sc::gpu.stream);
+  }
   if (e != CUDA_SUCCESS) {
     fatal("barrier_all", "waiting for this PE's GPU work failed: %s (a kernel faulted or trapped; its message, if "
                          "any, is above)",
@@ -188,6 +254,7 @@ void gpu_before_teardown() {
   (void)sc::cu.cuCtxSynchronize();
   sc::g_state = symmem_device_state{};
   sc::publish();
+  sc::free_ring();
   sc::teams_fini();
   if (sc::g_ext_table != 0) (void)sc::cu.cuMemFree(sc::g_ext_table);
   sc::g_ext_table = 0;
@@ -228,23 +295,37 @@ int symmem_gpu_device(void) {
   return g.heap_on_cpu ? -1 : sc::gpu.ordinal;
 }
 
+// To a PE on another host, each of these is a one-thread kernel on the stream that issues the
+// operation through the proxy ring (stream_remote): the put and the put-with-signal complete before
+// it ends (their source may be reused by the stream's later work), a p or a signal is posted and
+// completes at quiet_on_stream.
 void symmem_putmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
   if (nbytes == 0 || !sc::gpu_heap("putmem_on_stream")) return;
+  if (sc::stream_remote({sc::remote_put, pe, dest, source, nbytes, nullptr, 0, 0}, dest, nbytes, stream,
+                        "putmem_on_stream"))
+    return;
   sc::stream_copy(symmem::core::translate_heap(dest, nbytes, pe, "putmem_on_stream"), source, nbytes, source, stream,
                   "putmem_on_stream");
 }
 
 void symmem_getmem_on_stream(void *dest, const void *source, size_t nbytes, int pe, cudaStream_t stream) {
   if (nbytes == 0 || !sc::gpu_heap("getmem_on_stream")) return;
+  if (sc::stream_remote({sc::remote_get, pe, dest, source, nbytes, nullptr, 0, 0}, source, nbytes, stream,
+                        "getmem_on_stream"))
+    return;
   sc::stream_copy(dest, symmem::core::translate_heap(source, nbytes, pe, "getmem_on_stream"), nbytes, dest, stream,
                   "getmem_on_stream");
 }
 
 // Puts enqueued on a stream (copies, kernels' stores) complete in stream order, and a kernel's
-// stores are visible system-wide when it ends: later work on the stream already sees them.
+// stores are visible system-wide when it ends: later work on the stream already sees them. What
+// the stream's kernels posted into the proxy ring is not: with a ring, a QUIET through it.
 void symmem_quiet_on_stream(cudaStream_t stream) {
-  (void)stream;
   sc::gpu_heap("quiet_on_stream");
+  if (!sc::proxy_ring_active()) return;
+  sc::remote_args q{};
+  q.kind = sc::remote_quiet;
+  sc::check_launch(sc::launch_remote(q, reinterpret_cast<CUstream>(stream)), "quiet_on_stream");
 }
 
 void symmem_barrier_all_on_stream(cudaStream_t stream) { sc::stream_barrier(stream, "barrier_all_on_stream"); }
@@ -267,6 +348,9 @@ void symmem_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op,
   if (sig_op != SYMMEM_SIGNAL_SET && sig_op != SYMMEM_SIGNAL_ADD) {
     symmem::fatal("signal_op_on_stream", "operation %d is neither SYMMEM_SIGNAL_SET nor SYMMEM_SIGNAL_ADD", sig_op);
   }
+  if (sc::stream_remote({sc::remote_signal, pe, nullptr, nullptr, 0, sig_addr, signal, sig_op}, sig_addr,
+                        sizeof(uint64_t), stream, "signal_op_on_stream"))
+    return;
   uint64_t *t = reinterpret_cast<uint64_t *>(symmem::core::translate_heap(sig_addr, sizeof(uint64_t), pe, "signal_op_on_stream"));
   sc::check_launch(sc::launch_signal_op(t, signal, sig_op, sc::g_state.gpu_scope_ok, reinterpret_cast<CUstream>(stream)),
                    "signal_op_on_stream");

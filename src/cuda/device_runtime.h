@@ -37,5 +37,13 @@ bool gpu_heap(const char *call);
 void check_launch(int err, const char *call);
 // Blocks for one 1024-thread wave of this GPU (two per SM).
 int wave_blocks();
+// True while the proxy ring exists (some PE is on another host).
+bool proxy_ring_active();
+// The _on_stream forms to a PE on another host (kernels.h's remote_args): true when `pe` is one,
+// after checking that [addr, addr+n) is in the symmetric heap (else the job ends naming the call)
+// and launching the operation on `stream` through the device API's proxy path.
+struct remote_args;
+void check_remote_range(const void *addr, size_t n, int pe, const char *call);
+bool stream_remote(const remote_args &a, const void *addr, size_t n, void *stream, const char *call);
 
 }  // namespace symmem::cuda

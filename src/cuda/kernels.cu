@@ -236,7 +236,9 @@ __global__ void team_agree_kernel(int parent, uint64_t *out) {
   const symmem_device_team t = dd::team_of(parent, "team_split");
   sd::team_barrier(parent);
   uint64_t m = 0;
-  for (int i = 0; i < t.size; ++i) m |= dd::ld_strong(&dd::sync_of(dd::member_pe(t, i))->team_masks[0][0], true);
+  // g, not a load: a member on another host is read through the proxy ring.
+  const symmem_device_sync *sync = (const symmem_device_sync *)(dd::st().heap_base + dd::st().sync_offset);
+  for (int i = 0; i < t.size; ++i) m |= sd::g(&sync->team_masks[0][0], dd::member_pe(t, i));
   sd::team_barrier(parent);
   *(volatile uint64_t *)out = m;
   __threadfence_system();
@@ -258,7 +260,31 @@ __global__ void signal_after_kernel(uint64_t *sig, uint64_t v, int op) {
 }
 
 
+// The device API's own forms: to a PE that is not mapped they go through the proxy ring. The
+// blocking put and put-with-signal complete (quiet) before the kernel ends, so the stream's later
+// work may reuse the source.
+__global__ void remote_kernel(remote_args a) {
+  switch (a.kind) {
+    case remote_put: sd::putmem(a.dest, a.src, a.n, a.pe); break;
+    case remote_get: sd::getmem(a.dest, a.src, a.n, a.pe); break;
+    case remote_p:
+      if (a.n == 1) sd::p((uint8_t *)a.dest, (uint8_t)a.value, a.pe);
+      else if (a.n == 2) sd::p((uint16_t *)a.dest, (uint16_t)a.value, a.pe);
+      else if (a.n == 4) sd::p((uint32_t *)a.dest, (uint32_t)a.value, a.pe);
+      else sd::p((uint64_t *)a.dest, a.value, a.pe);
+      break;
+    case remote_signal: sd::signal_op(a.sig, a.value, a.op, a.pe); break;
+    case remote_put_signal: sd::putmem_signal(a.dest, a.src, a.n, a.sig, a.value, a.op, a.pe); break;
+    default: sd::quiet(); break;
+  }
+}
+
 }  // namespace
+
+int launch_remote(const remote_args &a, CUstream stream) {
+  remote_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(a);
+  return last();
+}
 
 int launch_barrier(int team, CUstream stream) {
   barrier_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(team);

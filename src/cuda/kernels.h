@@ -51,6 +51,20 @@ int launch_signal_op(uint64_t *target, uint64_t value, int op, int gpu_scope, CU
 // One host AMO (op: mem::amo_op) on `target`; the old value lands in *result (host-mapped).
 int launch_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b, uint64_t *result,
                CUstream stream);
+// A stream-ordered operation to a PE on another host: one thread issues it through the device
+// API's proxy path (symmem/detail/proxy.cuh), so it takes its place in the stream.
+enum remote_kind : int { remote_put, remote_get, remote_p, remote_signal, remote_put_signal, remote_quiet };
+struct remote_args {
+  int kind;  // remote_kind
+  int pe;
+  void *dest;
+  const void *src;
+  size_t n;        // bytes (remote_p: 1, 2, 4 or 8)
+  uint64_t *sig;
+  uint64_t value;  // remote_p: the value's bytes; signals: the signal
+  int op;          // SYMMEM_SIGNAL_SET / _ADD
+};
+int launch_remote(const remote_args &a, CUstream stream);
 const char *launch_error_text(int err);
 
 }  // namespace symmem::cuda

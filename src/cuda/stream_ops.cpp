@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "core/remote.h"
 #include "core/state.h"
 #include "cuda/cu_api.h"
 #include "cuda/device_runtime.h"
@@ -49,7 +50,14 @@ coll_args check_collective(int kind, int team, void *dest, const void *source, s
                 "NVSHMEM_TEAM_WORLD or a team this PE got from a split", team);
   }
   coll_args a{kind, team, dest, source, nelems, dtype, op, root, t.size};
-  if (kind == SYMMEM_COLL_BARRIER || kind == SYMMEM_COLL_SYNC) return a;
+  if (kind == SYMMEM_COLL_BARRIER || kind == SYMMEM_COLL_SYNC) return a;  // across hosts too (the proxy ring)
+  for (int i = 0; proxy_ring_active() && i < t.size; ++i) {
+    const int pe = t.start + i * t.stride;
+    if (core::is_remote(pe)) {
+      fatal(call, "PE %d of team %d is on another host; collectives across hosts are not supported on a GPU heap yet "
+                  "(barriers and syncs are; move the data with put/get, or run with SYMMEM_HEAP=host)", pe, team);
+    }
+  }
   if (kind < SYMMEM_COLL_BROADCAST || kind > SYMMEM_COLL_REDUCESCATTER) fatal(call, "unknown collective kind %d", kind);
   const size_t es = dtype_size(dtype);
   if (es == 0) fatal(call, "element type %d is not a symmem_dtype", dtype);
@@ -109,6 +117,12 @@ void symmem_putmem_signal_on_stream(void *dest, const void *source, size_t nbyte
   if (sig_op != SYMMEM_SIGNAL_SET && sig_op != SYMMEM_SIGNAL_ADD) {
     symmem::fatal(call, "operation %d is neither SYMMEM_SIGNAL_SET nor SYMMEM_SIGNAL_ADD", sig_op);
   }
+  if (sc::proxy_ring_active() && symmem::core::is_remote(pe)) {
+    if (nbytes != 0) sc::check_remote_range(dest, nbytes, pe, call);
+    (void)sc::stream_remote({sc::remote_put_signal, pe, dest, source, nbytes, sig_addr, signal, sig_op}, sig_addr,
+                            sizeof(uint64_t), stream, call);
+    return;
+  }
   void *d = nbytes != 0 ? symmem::core::translate_heap(dest, nbytes, pe, call) : dest;
   auto *s = reinterpret_cast<uint64_t *>(symmem::core::translate_heap(sig_addr, sizeof(uint64_t), pe, call));
   sc::check_launch(sc::launch_put_signal(d, source, nbytes, s, signal, sig_op, sc::wave_blocks(),
@@ -136,6 +150,7 @@ void symmem_p_on_stream(void *dest, const void *value, size_t size, int pe, cuda
   if (size != 1 && size != 2 && size != 4 && size != 8) symmem::fatal(call, "element size %zu is not 1, 2, 4 or 8", size);
   uint64_t v = 0;
   std::memcpy(&v, value, size);
+  if (sc::stream_remote({sc::remote_p, pe, dest, nullptr, size, nullptr, v, 0}, dest, size, stream, call)) return;
   void *d = symmem::core::translate_heap(dest, size, pe, call);
   sc::check_launch(sc::launch_p(d, v, static_cast<unsigned>(size), reinterpret_cast<CUstream>(stream)), call);
 }
@@ -143,6 +158,13 @@ void symmem_p_on_stream(void *dest, const void *value, size_t size, int pe, cuda
 void symmem_g_on_stream(void *value, const void *source, size_t size, int pe, cudaStream_t stream) {
   const char *call = "g_on_stream";
   sc::gpu_heap(call);
+  if (sc::proxy_ring_active() && symmem::core::is_remote(pe)) {  // after the stream's earlier work, from the host
+    sc::check_remote_range(source, size, pe, call);
+    CUresult e = sc::cu.cuStreamSynchronize(reinterpret_cast<CUstream>(stream));
+    if (e != CUDA_SUCCESS) symmem::fatal(call, "waiting for the stream failed: %s", sc::cu_text(e).c_str());
+    symmem_getmem(value, source, size, pe);
+    return;
+  }
   const void *s = symmem::core::translate_heap(source, size, pe, call);
   CUresult e = sc::cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(value), reinterpret_cast<CUdeviceptr>(s), size,
                                     reinterpret_cast<CUstream>(stream));
