@@ -83,13 +83,15 @@ class runtime_executor final : public net::proxy_executor {
   symmem_ctx_t ctx_ = nullptr;
 };
 
-// The GPU heap's proxy (proxy_exec.h): one per PE, while the job runs.
+// The GPU heap's proxy (proxy_exec.h): one per PE, while the job runs. A plain pointer, never
+// destroyed at exit: a program that exits without finalize must not join the thread (and flush
+// its network worker) from a static destructor.
 struct running_proxy {
   runtime_executor ex;
   net::proxy px;
   explicit running_proxy(symmem_proxy_ring *ring) : px(ring, ex) {}
 };
-std::unique_ptr<running_proxy> g_proxy;
+running_proxy *g_proxy = nullptr;
 
 }  // namespace
 
@@ -97,17 +99,18 @@ std::unique_ptr<net::proxy_executor> make_proxy_executor() { return std::make_un
 
 void proxy_start(symmem_proxy_ring *ring) {
   proxy_stop();
-  g_proxy = std::make_unique<running_proxy>(ring);
+  g_proxy = new running_proxy(ring);
   g_proxy->px.start();
   log(log_level::info, "proxy: a host thread carries kernels' requests to PEs on other hosts (%llu-slot ring)",
       static_cast<unsigned long long>(ring->slots));
 }
 
 void proxy_stop() {
-  if (!g_proxy) return;
+  if (g_proxy == nullptr) return;
   g_proxy->px.stop();  // carries out what was published, then a last quiet
   g_proxy->ex.close();
-  g_proxy.reset();
+  delete g_proxy;
+  g_proxy = nullptr;
 }
 
 bool proxy_running() { return g_proxy != nullptr; }
