@@ -239,8 +239,8 @@ void gpu_quiesce() {
   if (e == CUDA_SUCCESS && sc::g_ring != nullptr) {
     sc::remote_args q{};
     q.kind = sc::remote_quiet;
-    const int err = sc::launch_remote(q, sc::gpu.stream);
-    e = err != 0 ? CUDA_ERROR_LAUNCH_FAILED : sc::cu.cuStreamSynchronize(sc::gpu.stream);
+    const int err = sc::launch_remote(q, sc::gpu.wait_stream);  // not gpu.stream: see gpu.h
+    e = err != 0 ? CUDA_ERROR_LAUNCH_FAILED : sc::cu.cuStreamSynchronize(sc::gpu.wait_stream);
   }
   if (e != CUDA_SUCCESS) {
     fatal("barrier_all", "waiting for this PE's GPU work failed: %s (a kernel faulted or trapped; its message, if "

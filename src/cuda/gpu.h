@@ -18,6 +18,10 @@ struct gpu_info {
   int ordinal = -1;
   CUcontext ctx = nullptr;
   CUstream stream = nullptr;  // private, non-blocking: host copies and AMOs never wait on user streams
+  // Private too, for the kernels that wait on the proxy ring (a quiet through it). Never `stream`:
+  // the proxy, and a remote PE's staged requests served here, need that one's copies and atomic
+  // kernels to finish that wait, so a waiting kernel queued there would never end.
+  CUstream wait_stream = nullptr;
   bool gpu_scope_ok = false;  // every peer's heap is on this GPU
   bool shared_gpu = false;    // another PE of this host uses the same GPU
   size_t total_bytes = 0;     // the GPU's memory

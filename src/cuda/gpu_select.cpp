@@ -90,6 +90,7 @@ status open_device(int ordinal) {
   if (e == CUDA_SUCCESS) e = cu.cuDevicePrimaryCtxRetain(&gpu.ctx, gpu.dev);
   if (e == CUDA_SUCCESS) e = cu.cuCtxSetCurrent(gpu.ctx);
   if (e == CUDA_SUCCESS && gpu.stream == nullptr) e = cu.cuStreamCreate(&gpu.stream, CU_STREAM_NON_BLOCKING);
+  if (e == CUDA_SUCCESS && gpu.wait_stream == nullptr) e = cu.cuStreamCreate(&gpu.wait_stream, CU_STREAM_NON_BLOCKING);
   if (e != CUDA_SUCCESS) {
     return cu_fail(e, "init", strfmt("opening GPU %d", ordinal).c_str(), "check nvidia-smi and CUDA_VISIBLE_DEVICES");
   }

@@ -104,8 +104,9 @@ int symmem_collective_on_gpu_heap(int kind, int team, void *dest, const void *so
   const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root);
   CUresult e = sc::cu.cuCtxSynchronize();
   if (e != CUDA_SUCCESS) symmem::fatal(sc::coll_name(kind), "waiting for this PE's GPU work failed: %s", sc::cu_text(e).c_str());
-  sc::check_launch(sc::launch_collective(a, sc::wave_blocks(), sc::gpu.stream), sc::coll_name(kind));
-  e = sc::cu.cuStreamSynchronize(sc::gpu.stream);
+  // On the waiting stream (gpu.h): the kernel waits for the team's other members.
+  sc::check_launch(sc::launch_collective(a, sc::wave_blocks(), sc::gpu.wait_stream), sc::coll_name(kind));
+  e = sc::cu.cuStreamSynchronize(sc::gpu.wait_stream);
   if (e != CUDA_SUCCESS) symmem::fatal(sc::coll_name(kind), "the collective failed on the GPU: %s", sc::cu_text(e).c_str());
   return 0;
 }

@@ -63,10 +63,12 @@ int agree_free_index(int parent) {
   uint64_t mine = used_mask(), all = mine;
   if (!core::g.heap_on_cpu) {
     auto *sync = reinterpret_cast<symmem_device_sync *>(core::g.heap_base + device_sync_offset());
+    // On the waiting stream (gpu.h): the kernel waits for the members, whose masks on other hosts
+    // it reads through the proxy, which needs gpu.stream here and at the members.
     CUresult e = cu.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(&sync->team_masks[0][0]), &mine, sizeof mine,
-                                      gpu.stream);
-    if (e != CUDA_SUCCESS || launch_team_agree(parent, g_agree_out, gpu.stream) != 0 ||
-        cu.cuStreamSynchronize(gpu.stream) != CUDA_SUCCESS) {
+                                      gpu.wait_stream);
+    if (e != CUDA_SUCCESS || launch_team_agree(parent, g_agree_out, gpu.wait_stream) != 0 ||
+        cu.cuStreamSynchronize(gpu.wait_stream) != CUDA_SUCCESS) {
       fatal("team_split", "agreeing on a team index over team %d failed on the GPU (a kernel faulted; see above)", parent);
     }
     all = *static_cast<volatile uint64_t *>(g_agree_out);
