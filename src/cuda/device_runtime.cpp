@@ -218,6 +218,9 @@ status gpu_after_init() {
   SYMMEM_TRY(core::remote_commit(*off, sizeof(symmem_device_sync), "init"));  // PEs on other hosts reach it too
   g.heap->zero(reinterpret_cast<void *>(g.heap_base + *off), sizeof(symmem_device_sync));
   sc::g_state.sync_offset = *off;  // teams_init reads it
+  if (const int err = sc::preload_kernels(); err != 0) {
+    return fail(SYMMEM_ERR_SYSTEM, "init", "loading symmem's GPU kernels failed: %s", sc::launch_error_text(err));
+  }
   sc::teams_init();
   CUresult e = sc::cu.cuMemHostAlloc(reinterpret_cast<void **>(&sc::g_amo_result), 64,
                               CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);

@@ -281,6 +281,24 @@ __global__ void remote_kernel(remote_args a) {
 
 }  // namespace
 
+// Under CUDA's lazy loading (the default), a kernel's first launch loads it, and loading may wait
+// for the kernels already running: a running kernel that waits for one of these (a host atomic or
+// a staged request's atomic, a stream operation, the ring quiet) would wait for ever (CUDA's
+// "Lazy Loading" guide, concurrent execution). So init loads them.
+int preload_kernels() {
+  cudaFuncAttributes fa;
+  const void *const kernels[] = {
+      reinterpret_cast<const void *>(amo_kernel),         reinterpret_cast<const void *>(remote_kernel),
+      reinterpret_cast<const void *>(barrier_kernel),     reinterpret_cast<const void *>(copy_kernel),
+      reinterpret_cast<const void *>(signal_wait_kernel), reinterpret_cast<const void *>(signal_op_kernel),
+      reinterpret_cast<const void *>(wait_until_kernel),  reinterpret_cast<const void *>(team_agree_kernel),
+      reinterpret_cast<const void *>(p_kernel),           reinterpret_cast<const void *>(signal_after_kernel)};
+  for (const void *k : kernels) {
+    if (cudaFuncGetAttributes(&fa, k) != cudaSuccess) return last();
+  }
+  return 0;
+}
+
 int launch_remote(const remote_args &a, CUstream stream) {
   remote_kernel<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(a);
   return last();

@@ -65,6 +65,8 @@ struct remote_args {
   int op;          // SYMMEM_SIGNAL_SET / _ADD
 };
 int launch_remote(const remote_args &a, CUstream stream);
+// Loads the kernels above that a running kernel may wait for (kernels.cu says why); 0 or an error.
+int preload_kernels();
 const char *launch_error_text(int err);
 
 }  // namespace symmem::cuda
