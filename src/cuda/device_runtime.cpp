@@ -63,7 +63,12 @@ status fill_state(size_t sync_offset) {
   g_state = symmem_device_state{};
   g_state.my_pe = g.my_pe;
   g_state.n_pes = g.n_pes;
-  g_state.gpu_scope_ok = gpu.gpu_scope_ok ? 1 : 0;
+  // GPU-scope fences and polls only when every PE is on this GPU and none is reached through the
+  // network: a remote PE's stores into this heap are the host's copy-engine writes on its behalf,
+  // which only system-scope accesses are ordered with (PTX memory model: scopes).
+  bool any_remote = false;
+  for (int p = 0; p < g.n_pes && !any_remote; ++p) any_remote = core::is_remote(p);
+  g_state.gpu_scope_ok = gpu.gpu_scope_ok && !any_remote ? 1 : 0;
   g_state.heap_base = g.heap_base;
   g_state.heap_size = g.heap_size;
   g_state.sync_offset = sync_offset;
