@@ -6,6 +6,8 @@
 // symmem/detail/proxy_ring.h.)
 //
 //   mh_proxy [PER_THREAD]       (default 300)
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -98,8 +100,30 @@ int main(int argc, char **argv) {
   g.size = 8;
   symmem::net::proxy::fetch(ring, g);
   CHECK(got == (static_cast<uint64_t>(me) << 40));
+  // Barriers as a GPU kernel's device barrier makes them across hosts: a quiet through the ring,
+  // then the epoch stored into the partner's word with a swap through it (posted, not fetched),
+  // then a wait on this PE's own word, which only the partner's swap advances.
+  auto *epoch = static_cast<uint64_t *>(symmem_calloc(1, sizeof(uint64_t)));
+  symmem_barrier_all();
+  const int rounds = per;
+  for (int e = 1; e <= rounds; ++e) {
+    symmem::net::proxy::quiet(ring);
+    symmem_proxy_req sw = amo_req(to, epoch, SYMMEM_NET_AMO_SWAP, static_cast<uint64_t>(e));
+    symmem::net::proxy::post(ring, sw);
+    std::atomic_ref<uint64_t> mine(*epoch);
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (mine.load(std::memory_order_acquire) < static_cast<uint64_t>(e) && std::chrono::steady_clock::now() < until) {
+    }
+    if (mine.load(std::memory_order_acquire) < static_cast<uint64_t>(e)) {
+      std::fprintf(stderr, "PE %d: ring barrier %d: the partner's epoch never arrived (word holds %llu)\n", me, e,
+                   static_cast<unsigned long long>(mine.load()));
+      ++failures;
+      break;
+    }
+  }
   px.stop();
   symmem_barrier_all();
+  symmem_free(epoch);
   const int from = (me + n - n / 2) % n;  // the PE that put into this one
   for (int k = 0; k < threads * per; ++k)
     CHECK(box[static_cast<size_t>(from * threads * per + k)] == ((static_cast<uint64_t>(from) << 40) | static_cast<uint64_t>(k)));
