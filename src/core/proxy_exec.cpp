@@ -18,20 +18,6 @@ static_assert(same_op(SYMMEM_PROXY_AMO_ADD, SYMMEM_NET_AMO_ADD) && same_op(SYMME
               same_op(SYMMEM_PROXY_AMO_CSWAP, SYMMEM_NET_AMO_CSWAP) && same_op(SYMMEM_PROXY_AMO_AND, SYMMEM_NET_AMO_AND) &&
               same_op(SYMMEM_PROXY_AMO_OR, SYMMEM_NET_AMO_OR) && same_op(SYMMEM_PROXY_AMO_XOR, SYMMEM_NET_AMO_XOR));
 
-template <typename T>
-T local_amo(T *at, unsigned op, T v, T c) {
-  std::atomic_ref<T> a(*at);
-  switch (op) {
-    case SYMMEM_NET_AMO_ADD: return a.fetch_add(v);
-    case SYMMEM_NET_AMO_SWAP: return a.exchange(v);
-    case SYMMEM_NET_AMO_CSWAP: a.compare_exchange_strong(c, v); return c;
-    case SYMMEM_NET_AMO_AND: return a.fetch_and(v);
-    case SYMMEM_NET_AMO_OR: return a.fetch_or(v);
-    case SYMMEM_NET_AMO_XOR: return a.fetch_xor(v);
-    default: fatal("proxy", "a proxy request carries the unknown atomic %u", op);
-  }
-}
-
 // Requests travel on a private context of their own, made by the proxy thread on its first
 // request (not at init: a context needs an initialized job, and a private context's network worker
 // belongs to the thread that made it, which alone progresses it: remote_progress). So the proxy
@@ -52,12 +38,7 @@ class runtime_executor final : public net::proxy_executor {
     void *d = reinterpret_cast<void *>(dst);
     if (size != 4 && size != 8) fatal("proxy", "a proxy atomic of %u bytes (4 or 8 only)", size);
     if (is_remote(pe)) return remote_amo(d, pe, static_cast<int>(op), size, value, compare, fetch, "proxy", ctx());
-    char *at = translate(d, size, pe, "proxy");
-    if (size == 4) {
-      return local_amo(reinterpret_cast<uint32_t *>(at), op, static_cast<uint32_t>(value),
-                       static_cast<uint32_t>(compare));
-    }
-    return local_amo(reinterpret_cast<uint64_t *>(at), op, value, compare);
+    return heap_amo(translate(d, size, pe, "proxy"), static_cast<int>(op), size, value, compare);
   }
   // No context yet: nothing was sent, nothing to order or complete.
   void fence() override {

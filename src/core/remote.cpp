@@ -264,10 +264,7 @@ int stage_amo(void *, uint64_t addr, int op, unsigned size, uint64_t value, uint
       !staged_range(addr, size)) {
     return SYMMEM_ERR_NOT_ACCESSIBLE;
   }
-  void *p = reinterpret_cast<void *>(addr);
-  static constexpr int kind_op[] = {mem::amo_add, mem::amo_swap, mem::amo_cas, mem::amo_and, mem::amo_or, mem::amo_xor};
-  const bool cas = op == SYMMEM_NET_AMO_CSWAP;  // the kind's cas takes (expected, desired)
-  *old = g.heap->amo(kind_op[op], p, size, false, cas ? compare : value, cas ? value : 0);
+  *old = heap_amo(reinterpret_cast<void *>(addr), op, size, value, compare);
   return SYMMEM_SUCCESS;
 }
 
@@ -285,6 +282,13 @@ void log_routes() {
 }
 
 }  // namespace
+
+uint64_t heap_amo(void *at, int op, unsigned size, uint64_t value, uint64_t compare) {
+  static constexpr int kind_op[] = {mem::amo_add, mem::amo_swap, mem::amo_cas, mem::amo_and, mem::amo_or, mem::amo_xor};
+  if (op < SYMMEM_NET_AMO_ADD || op > SYMMEM_NET_AMO_XOR) fatal("atomic", "unknown network atomic %d", op);
+  const bool cas = op == SYMMEM_NET_AMO_CSWAP;  // the kind's cas takes (expected, desired)
+  return g.heap->amo(kind_op[op], at, size, false, cas ? compare : value, cas ? value : 0);
+}
 
 bool is_remote(int pe) {
   return g.remote && static_cast<unsigned>(pe) < r.remote.size() && r.remote[static_cast<size_t>(pe)];

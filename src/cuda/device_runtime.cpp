@@ -66,9 +66,7 @@ status fill_state(size_t sync_offset) {
   // GPU-scope fences and polls only when every PE is on this GPU and none is reached through the
   // network: a remote PE's stores into this heap are the host's copy-engine writes on its behalf,
   // which only system-scope accesses are ordered with (PTX memory model: scopes).
-  bool any_remote = false;
-  for (int p = 0; p < g.n_pes && !any_remote; ++p) any_remote = core::is_remote(p);
-  g_state.gpu_scope_ok = gpu.gpu_scope_ok && !any_remote ? 1 : 0;
+  g_state.gpu_scope_ok = gpu.gpu_scope_ok && !g.remote ? 1 : 0;  // g.remote: the job spans hosts
   g_state.heap_base = g.heap_base;
   g_state.heap_size = g.heap_size;
   g_state.sync_offset = sync_offset;
@@ -98,9 +96,7 @@ status fill_state(size_t sync_offset) {
 // With some PE on another host: the ring, and the proxy thread that serves it (no ring, no
 // thread, no cost when every PE is mapped here).
 status start_proxy() {
-  bool remote = false;
-  for (int p = 0; p < core::g.n_pes && !remote; ++p) remote = core::is_remote(p);
-  if (!remote) return ok_status;
+  if (!core::g.remote) return ok_status;  // the job spans hosts: every PE then has a remote peer
   void *mem = nullptr;
   CUresult e = cu.cuMemHostAlloc(&mem, symmem_proxy_ring_bytes(ring_slots), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
   if (e != CUDA_SUCCESS) {
