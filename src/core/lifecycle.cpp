@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/proxy_exec.h"
 #include "core/state.h"
 
 namespace symmem::core {
@@ -34,10 +35,21 @@ std::atomic<bool> g_forked{false};       // this process is a child forked from 
 // checkers (LeakSanitizer at a forked child's exit) see it reachable, not leaked.
 boot::bootstrap *volatile g_left_open = nullptr;
 
+// Exiting without finalize: the threads that use the network (the proxy of a GPU heap across
+// hosts) must be out of it before the static destructors close the transport; one that does not
+// leave in time is inside a call that does not return, and the process ends here.
+void leave_network(int exit_status) {
+  if (!proxy_abandon()) {
+    std::fflush(nullptr);
+    ::_exit(exit_status != 0 ? exit_status : 1);
+  }
+}
+
 void at_exit(int exit_status, void *) {
   if (g.phase.load() != 1 || ::getpid() != g_pe_pid) {
     return;  // finalized (or never initialized), or a forked child
   }
+  if (!g_implicit_finalize.load() || exit_status != 0) leave_network(exit_status);
   if (exit_status != 0) {
     // A failing exit: its status says it all, and the launcher (or the bootstrap's own watch of
     // its ranks) stops the others; no BYE, which would make it look like a finalize.

@@ -94,6 +94,14 @@ void proxy_stop() {
   g_proxy = nullptr;
 }
 
+bool proxy_abandon() {
+  if (g_proxy == nullptr) return true;
+  using namespace std::chrono_literals;
+  if (!g_proxy->px.abandon(2s)) return false;
+  g_proxy = nullptr;  // left allocated: its context's worker goes with the transport
+  return true;
+}
+
 bool proxy_running() { return g_proxy != nullptr; }
 
 }  // namespace symmem::core

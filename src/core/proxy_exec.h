@@ -14,6 +14,9 @@ void proxy_start(symmem_proxy_ring *ring);
 // Carries out the requests already published, completes them, stops the thread and frees its
 // communication context. The producers must be done. Nothing when no proxy runs.
 void proxy_stop();
+// A PE exiting without finalize: the thread stops touching the network and ends, before the
+// transport is closed at exit. False when it did not end within 2 s (stuck in a call).
+bool proxy_abandon();
 bool proxy_running();
 
 }  // namespace symmem::core

@@ -246,12 +246,14 @@ void copy_kind(void *to, const void *from, size_t n) {
 }
 
 int stage_store(void *, uint64_t addr, const void *src, size_t len) {
+  if (current_log_level() >= log_level::trace) log(log_level::trace, "staged store of %zu bytes at %#llx", len, static_cast<unsigned long long>(addr));
   if (!staged_range(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
   if (len != 0) copy_kind(reinterpret_cast<void *>(addr), src, len);
   return SYMMEM_SUCCESS;
 }
 
 int stage_load(void *, void *dst, uint64_t addr, size_t len) {
+  if (current_log_level() >= log_level::trace) log(log_level::trace, "staged load of %zu bytes at %#llx", len, static_cast<unsigned long long>(addr));
   if (!staged_range(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
   if (len != 0) copy_kind(dst, reinterpret_cast<const void *>(addr), len);
   return SYMMEM_SUCCESS;
@@ -264,6 +266,7 @@ int stage_amo(void *, uint64_t addr, int op, unsigned size, uint64_t value, uint
       !staged_range(addr, size)) {
     return SYMMEM_ERR_NOT_ACCESSIBLE;
   }
+  if (current_log_level() >= log_level::trace) log(log_level::trace, "staged atomic %d of %u bytes at %#llx", op, size, static_cast<unsigned long long>(addr));
   *old = heap_amo(reinterpret_cast<void *>(addr), op, size, value, compare);
   return SYMMEM_SUCCESS;
 }

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <new>
 
+#include "common/error.h"
+
 namespace symmem::net {
 namespace {
 
@@ -30,7 +32,27 @@ symmem_proxy_ring *proxy::init_ring(void *memory, uint64_t slots) {
 
 void proxy::start() {
   stop_.store(false);
-  thread_ = std::thread([this] { loop(); });
+  abandon_.store(false);
+  ended_.store(false);
+  thread_ = std::thread([this] {
+    loop();
+    ended_.store(true, std::memory_order_release);
+  });
+}
+
+bool proxy::abandon(std::chrono::milliseconds limit) {
+  if (!thread_.joinable()) return true;
+  abandon_.store(true, std::memory_order_release);
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (!ended_.load(std::memory_order_acquire) && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(1ms);
+  }
+  if (!ended_.load(std::memory_order_acquire)) {
+    thread_.detach();
+    return false;
+  }
+  thread_.join();
+  return true;
 }
 
 void proxy::stop() {
@@ -44,6 +66,7 @@ void proxy::stop() {
 void proxy::loop() {
   unsigned idle = 0;
   for (;;) {
+    if (abandon_.load(std::memory_order_acquire)) return;  // the process exits: the network may be closing
     if (step()) {
       idle = 0;
       continue;
@@ -73,6 +96,11 @@ bool proxy::step() {
 }
 
 void proxy::execute(const symmem_proxy_req &r, symmem_proxy_slot &s) {
+  if (current_log_level() >= log_level::trace) {
+    log(log_level::trace, "proxy: request %llu: op %u to PE %d, dst %#llx, %llu bytes", static_cast<unsigned long long>(next_),
+        static_cast<unsigned>(r.op), static_cast<int>(r.pe), static_cast<unsigned long long>(r.dst),
+        static_cast<unsigned long long>(r.size));
+  }
   uint64_t result = 0;
   switch (r.op) {
     case SYMMEM_PROXY_PUT: ex_.put(r.pe, r.dst, r.src, r.size); break;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <thread>
 #include <vector>
@@ -38,6 +39,10 @@ class proxy {
   // Finishes the requests already published (a last quiet) and joins the thread; the producers
   // must be done.
   void stop();
+  // For a process that exits without finalize: the thread leaves the network alone from its next
+  // step on (no request carried out, no last quiet) and ends. True once it ended within `limit`
+  // (joined); false when it did not (stuck inside a call), and the thread is left detached.
+  bool abandon(std::chrono::milliseconds limit);
 
   // Initialises a ring of `slots` (a power of two) in symmem_proxy_ring_bytes(slots) bytes of
   // memory, for host producers; a GPU ring then points head_addr at a zeroed device word.
@@ -60,6 +65,8 @@ class proxy {
   std::vector<uint8_t> fetching_;  // per slot: the request there waits for its producer to release it
   uint64_t next_ = 0;              // the next ticket to carry out
   std::atomic<bool> stop_{false};
+  std::atomic<bool> abandon_{false};
+  std::atomic<bool> ended_{false};
   std::thread thread_;
 };
 

@@ -6,6 +6,9 @@
 // symmem/detail/proxy_ring.h.)
 //
 //   mh_proxy [PER_THREAD]       (default 300)
+//   mh_proxy 0 exit             the runtime's proxy runs (as with a GPU heap across hosts) and the
+//                               program exits with status 3 without finalize: the exit must not
+//                               crash (the proxy thread kept progressing a closed network)
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +16,9 @@
 #include <thread>
 #include <vector>
 
+#include <cstring>
+
+#include "core/proxy_exec.h"
 #include "core/remote.h"
 #include "net/net_plugin.h"
 #include "net/proxy.h"
@@ -59,6 +65,13 @@ int main(int argc, char **argv) {
   const int per = argc > 1 ? std::atoi(argv[1]) : 300;
   if (symmem_init_thread(SYMMEM_THREAD_MULTIPLE, nullptr) != 0) return 2;
   const int me = symmem_my_pe(), n = symmem_n_pes();
+  if (argc > 2 && std::strcmp(argv[2], "exit") == 0) {
+    static std::vector<char> ring_memory(symmem_proxy_ring_bytes(slots));
+    symmem::core::proxy_start(symmem::net::proxy::init_ring(ring_memory.data(), slots));
+    symmem_barrier_all();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::exit(3);
+  }
   const int to = (me + n / 2) % n;  // a PE of the other host when the PEs fill two hosts in order
   auto *box = static_cast<uint64_t *>(symmem_calloc(static_cast<size_t>(n * threads * per), sizeof(uint64_t)));
   auto *counter = static_cast<uint64_t *>(symmem_calloc(2, sizeof(uint64_t)));
