@@ -961,7 +961,7 @@ void forward_environment(env_list &env) {
     std::string_view kv = *e;
     size_t eq = kv.find('=');
     std::string_view k = kv.substr(0, eq);
-    bool ours = k.starts_with("SYMMEM_") || k.starts_with("UCX_");
+    bool ours = k.starts_with("SYMMEM_") || k.starts_with("UCX_") || k == "CUDA_MODULE_LOADING";
     if (eq == std::string_view::npos || !ours || k.starts_with("SYMMEM_LAUNCHER_") || k == lp::env_job) continue;
     env.emplace_back(std::string(k), std::string(kv.substr(eq + 1)));
   }
@@ -987,7 +987,12 @@ int main(int argc, char **argv) {
     mps->start();
     for (auto &kv : mps->env()) s.env.push_back(kv);
   }
-  if (!opt.hosts.empty()) forward_environment(s.env);
+  if (!opt.hosts.empty()) {
+    forward_environment(s.env);
+    // A GPU heap across hosts deadlocks under CUDA's lazy loading (src/cuda/device_runtime.cpp,
+    // warn_lazy_loading): load eagerly unless the user chose.
+    if (std::getenv("CUDA_MODULE_LOADING") == nullptr) s.env.emplace_back("CUDA_MODULE_LOADING", "EAGER");
+  }
   s.env.insert(s.env.end(), opt.env.begin(), opt.env.end());  // -x last: the user has the last word
 
   int status = job(opt, std::move(s)).run();

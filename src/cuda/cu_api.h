@@ -20,7 +20,7 @@ namespace symmem::cuda {
   X(cuMemExportToShareableHandle) X(cuMemImportFromShareableHandle) X(cuMemcpyAsync)                   \
   X(cuMemsetD8Async) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemHostAlloc) X(cuMemFreeHost)         \
   X(cuMemcpyHtoDAsync) X(cuModuleGetGlobal) X(cuLibraryGetGlobal) X(cuMemRetainAllocationHandle)       \
-  X(cuMemGetAddressRange) X(cuPointerGetAttribute) X(cuMemHostGetDevicePointer)
+  X(cuMemGetAddressRange) X(cuPointerGetAttribute) X(cuMemHostGetDevicePointer) X(cuModuleGetLoadingMode)
 
 struct driver_api {
 #define SYMMEM_CU_MEMBER(name) decltype(&::name) name = nullptr;

@@ -93,10 +93,26 @@ status fill_state(size_t sync_offset) {
   return ok_status;
 }
 
+// Requests from PEs on other hosts into this heap are carried out by this process's host threads
+// with CUDA calls (copies, atomic kernels), while kernels here may wait for them. Under CUDA's lazy
+// loading the first launch of a kernel waits for the running kernels (CUDA's documented hazard)
+// and holds every other CUDA call of the process meanwhile: a kernel waiting for a put or a
+// barrier epoch from another host, and a launch of a kernel not yet loaded, then wait for each
+// other. symmem-run sets CUDA_MODULE_LOADING=EAGER for jobs across hosts; other launchers must.
+void warn_lazy_loading() {
+  CUmoduleLoadingMode mode{};
+  if (core::g.my_pe != 0 || cu.cuModuleGetLoadingMode(&mode) != CUDA_SUCCESS || mode != CU_MODULE_LAZY_LOADING) return;
+  warn("init: CUDA loads kernels lazily (CUDA_MODULE_LOADING=LAZY, CUDA's default) and this job's GPU heap spans "
+       "hosts: a kernel's first launch then waits for running kernels, and a kernel that waits for a PE on another "
+       "host can deadlock with it; set CUDA_MODULE_LOADING=EAGER in every PE's environment (symmem-run --hosts does "
+       "unless you set it)");
+}
+
 // With some PE on another host: the ring, and the proxy thread that serves it (no ring, no
 // thread, no cost when every PE is mapped here).
 status start_proxy() {
   if (!core::g.remote) return ok_status;  // the job spans hosts: every PE then has a remote peer
+  warn_lazy_loading();
   void *mem = nullptr;
   CUresult e = cu.cuMemHostAlloc(&mem, symmem_proxy_ring_bytes(ring_slots), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
   if (e != CUDA_SUCCESS) {

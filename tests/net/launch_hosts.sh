@@ -154,6 +154,18 @@ else
   echo "skipped: CPU binding across hosts of one machine (one CPU here)"
 fi
 
+# 12. CUDA's lazy loading deadlocks a GPU heap across hosts (docs/multihost.md): the PEs of a job
+#     across hosts load eagerly, unless the user chose (then the choice reaches every host).
+show='echo "loading=${CUDA_MODULE_LOADING-unset} on $SYMMEM_LAUNCHER_HOST"'
+env -u CUDA_MODULE_LOADING "$run" -t --hosts "$h0:1,$h1:1" --launch-agent "$agent" sh -c "$show" >"$out" 2>&1
+rc=$?
+grep -q "^\[PE 0\] loading=EAGER on $h0\$" "$out" && grep -q "^\[PE 1\] loading=EAGER on $h1\$" "$out" && [ "$rc" = 0 ] &&
+  pass "CUDA_MODULE_LOADING=EAGER on every host" || fail "eager loading across hosts (exit $rc)"
+CUDA_MODULE_LOADING=LAZY "$run" -t --hosts "$h0:1,$h1:1" --launch-agent "$agent" sh -c "$show" >"$out" 2>&1
+rc=$?
+grep -q "^\[PE 1\] loading=LAZY on $h1\$" "$out" && [ "$rc" = 0 ] &&
+  pass "the user's CUDA_MODULE_LOADING kept" || fail "the user's CUDA_MODULE_LOADING (exit $rc)"
+
 [ "$failures" = 0 ] && { echo PASS; exit 0; }
 echo "FAIL: $failures cases"
 exit 1
