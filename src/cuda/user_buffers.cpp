@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/remote.h"
 #include "core/state.h"
 #include "cuda/cu_api.h"
 #include "cuda/device_runtime.h"
@@ -100,6 +101,10 @@ void *symmem_buffer_register_symmetric(void *addr, size_t length, int flags) {
                       : !off ? symmem::fail(SYMMEM_ERR_OUT_OF_MEMORY, call, "the heap has no %zu-byte range left", length)
                              : symmem::ok_status;
   if (st.ok()) st = sc::map_user_buffer(*off, length, h);
+  if (st.ok()) {
+    st = symmem::core::remote_commit(*off, length, call);  // PEs on other hosts reach it too
+    if (!st.ok()) sc::unmap_user_buffer(*off, length);
+  }
   if (h != 0) (void)sc::cu.cuMemRelease(h);  // the mappings and the program's handle keep the memory
   if (!st.ok()) {
     if (off) {
@@ -129,6 +134,7 @@ int symmem_buffer_unregister_symmetric(void *mapped, size_t length) {
     sc::g_symmetric.erase(it);
   }
   symmem_barrier_all();  // no PE may still reach into it
+  symmem::core::remote_release(at - g.heap_base, length);
   sc::unmap_user_buffer(at - g.heap_base, length);
   std::lock_guard<symmem::core::spinlock> lock(g.alloc_mutex);
   g.alloc.release(at - g.heap_base);

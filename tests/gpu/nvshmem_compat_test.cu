@@ -26,6 +26,7 @@ __global__ void signal_ring(char *dst, const char *src, size_t n, uint64_t *sig,
 __global__ void through_ptr(int *x, int me) {
   int *r = (int *)nvshmem_ptr(x, (me + 1) % nvshmem_n_pes());
   if (r != nullptr) *r = 31 + me;
+  else nvshmem_int_p(x, 31 + me, (me + 1) % nvshmem_n_pes());  // a PE on another host: no pointer
   nvshmem_fence();
 }
 
@@ -118,7 +119,9 @@ int main() {
   int *x = (int *)nvshmem_malloc(sizeof(int));
   CK(cudaMemset(x, 0, sizeof(int)));
   nvshmem_barrier_all();
-  EXPECT(nvshmem_ptr(x, (me + 1) % npes) != nullptr, "host nvshmem_ptr");
+  // A pointer exactly to the PEs of this node (NVSHMEMX_TEAM_NODE); none to another host's.
+  const bool same_node = nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, (me + 1) % npes, NVSHMEMX_TEAM_NODE) >= 0;
+  EXPECT((nvshmem_ptr(x, (me + 1) % npes) != nullptr) == same_node, "host nvshmem_ptr (same node: %d)", same_node);
   through_ptr<<<1, 1>>>(x, me);
   CK(cudaDeviceSynchronize());
   nvshmem_barrier_all();
