@@ -9,6 +9,7 @@
 
 #include "core/remote.h"
 #include "core/state.h"
+#include "cuda/coll_hosts.h"
 #include "cuda/cu_api.h"
 #include "cuda/device_runtime.h"
 #include "cuda/gpu.h"
@@ -41,7 +42,7 @@ bool op_fits(int dtype, int op) {
 // Checks a collective's arguments (the job ends with a message naming the call when they are bad)
 // and fills the kernel's arguments.
 coll_args check_collective(int kind, int team, void *dest, const void *source, size_t nelems, int dtype, int op,
-                           int root) {
+                           int root, symmem_device_team *geometry = nullptr) {
   const char *call = coll_name(kind);
   gpu_heap(call);
   symmem_device_team t{};
@@ -50,14 +51,8 @@ coll_args check_collective(int kind, int team, void *dest, const void *source, s
                 "NVSHMEM_TEAM_WORLD or a team this PE got from a split", team);
   }
   coll_args a{kind, team, dest, source, nelems, dtype, op, root, t.size};
+  if (geometry != nullptr) *geometry = t;
   if (kind == SYMMEM_COLL_BARRIER || kind == SYMMEM_COLL_SYNC) return a;  // across hosts too (the proxy ring)
-  for (int i = 0; proxy_ring_active() && i < t.size; ++i) {
-    const int pe = t.start + i * t.stride;
-    if (core::is_remote(pe)) {
-      fatal(call, "PE %d of team %d is on another host; collectives across hosts are not supported on a GPU heap yet "
-                  "(barriers and syncs are; move the data with put/get, or run with SYMMEM_HEAP=host)", pe, team);
-    }
-  }
   if (kind < SYMMEM_COLL_BROADCAST || kind > SYMMEM_COLL_REDUCESCATTER) fatal(call, "unknown collective kind %d", kind);
   const size_t es = dtype_size(dtype);
   if (es == 0) fatal(call, "element type %d is not a symmem_dtype", dtype);
@@ -92,7 +87,16 @@ extern "C" {
 
 int symmem_collective_on_stream(int kind, int team, void *dest, const void *source, size_t nelems, int dtype, int op,
                                 int root, cudaStream_t stream) {
-  const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root);
+  symmem_device_team t{};
+  const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root, &t);
+  if (kind != SYMMEM_COLL_BARRIER && kind != SYMMEM_COLL_SYNC && sc::proxy_ring_active() && sc::spans_hosts(t)) {
+    // Members on other hosts: carried out from the host once the stream's earlier work is done
+    // (complete on return, so the stream's later work comes after it).
+    CUresult e = sc::cu.cuStreamSynchronize(reinterpret_cast<CUstream>(stream));
+    if (e != CUDA_SUCCESS) symmem::fatal(sc::coll_name(kind), "waiting for the stream failed: %s", sc::cu_text(e).c_str());
+    sc::collective_across_hosts(a, t, sc::dtype_size(dtype));
+    return 0;
+  }
   sc::check_launch(sc::launch_collective(a, sc::wave_blocks(), reinterpret_cast<CUstream>(stream)), sc::coll_name(kind));
   return 0;
 }
@@ -101,9 +105,14 @@ int symmem_collective_on_stream(int kind, int team, void *dest, const void *sour
 // the collective on the private stream, complete when this returns.
 int symmem_collective_on_gpu_heap(int kind, int team, void *dest, const void *source, size_t nelems, int dtype, int op,
                                   int root) {
-  const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root);
+  symmem_device_team t{};
+  const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root, &t);
   CUresult e = sc::cu.cuCtxSynchronize();
   if (e != CUDA_SUCCESS) symmem::fatal(sc::coll_name(kind), "waiting for this PE's GPU work failed: %s", sc::cu_text(e).c_str());
+  if (kind != SYMMEM_COLL_BARRIER && kind != SYMMEM_COLL_SYNC && sc::proxy_ring_active() && sc::spans_hosts(t)) {
+    sc::collective_across_hosts(a, t, sc::dtype_size(dtype));  // members on other hosts (coll_hosts.cpp)
+    return 0;
+  }
   // On the waiting stream (gpu.h): the kernel waits for the team's other members.
   sc::check_launch(sc::launch_collective(a, sc::wave_blocks(), sc::gpu.wait_stream), sc::coll_name(kind));
   e = sc::cu.cuStreamSynchronize(sc::gpu.wait_stream);

@@ -20,6 +20,9 @@
 //   barrier  barrier_all / sync_all / team_sync in a loop, each round's data put before it checked
 //            after it
 //   stream   putmem/getmem/p/g/signal_op/putmem_signal/quiet/barrier_all _on_stream
+//   coll     host and on-stream collectives on the GPU heap over the world team: broadcast (every
+//            root), fcollect, alltoall, reductions (int, float, half, double2 maxloc, in place),
+//            reducescatter
 // Exit 0 pass, 1 fail (the first failure is printed with PE, section, element, expected and got).
 #include <symmem/device.cuh>
 
@@ -600,6 +603,128 @@ void stream(int to) {
   symmem_free(s);
 }
 
+// Host and on-stream collectives on the GPU heap over SYMMEM_TEAM_WORLD (which spans the hosts
+// when the job does: then carried out with puts, gets and team syncs, coll_hosts.cpp), each onto
+// poisoned memory and checked per element: broadcast from every root, fcollect, alltoall, sum of
+// ints and floats, max of doubles, min of halfs, maxloc of double2, reducescatter, a sum in place,
+// and an on-stream sum.
+void coll(int) {
+  const int me = g_me, n = g_npes;
+  constexpr size_t E = 300;  // elements per PE's block
+  const size_t area = sizeof(double2) * E * n;  // the widest type's blocks
+  auto *src = static_cast<int *>(symmem_malloc(area));
+  auto *dst = static_cast<int *>(symmem_malloc(area));
+  std::vector<int> h(E * n), want(E * n);
+  auto load = [&](const std::vector<int> &v) { CK(cudaMemcpy(src, v.data(), sizeof(int) * v.size(), cudaMemcpyHostToDevice)); };
+  auto poison = [&] { CK(cudaMemset(dst, gt::poison, area)); };
+  auto fetch_dst = [&](size_t count) {
+    h.assign(count, 0);
+    CK(cudaMemcpy(h.data(), dst, sizeof(int) * count, cudaMemcpyDeviceToHost));
+  };
+  auto compare = [&](const char *what, size_t count) {
+    fetch_dst(count);
+    for (size_t i = 0; i < count; ++i) {
+      if (h[i] != want[i]) { failf("%s: element %zu is %d, expected %d", what, i, h[i], want[i]); return; }
+    }
+  };
+  std::vector<int> mine(E * n);
+  for (size_t i = 0; i < E * n; ++i) mine[i] = me * 100000 + int(i);
+  load(mine);
+  for (int root = 0; root < n; ++root) {
+    poison();
+    symmem_barrier_all();
+    symmem_collective_on_gpu_heap(SYMMEM_COLL_BROADCAST, SYMMEM_TEAM_INDEX_WORLD, dst, src, sizeof(int) * E, SYMMEM_DT_UCHAR, 0, root);
+    for (size_t i = 0; i < E; ++i) want[i] = root * 100000 + int(i);
+    compare("broadcast", E);
+  }
+  poison();
+  symmem_barrier_all();
+  symmem_collective_on_gpu_heap(SYMMEM_COLL_FCOLLECT, SYMMEM_TEAM_INDEX_WORLD, dst, src, sizeof(int) * E, SYMMEM_DT_UCHAR, 0, 0);
+  for (int p = 0; p < n; ++p) for (size_t i = 0; i < E; ++i) want[p * E + i] = p * 100000 + int(i);
+  compare("fcollect", E * n);
+  poison();
+  symmem_barrier_all();
+  symmem_collective_on_gpu_heap(SYMMEM_COLL_ALLTOALL, SYMMEM_TEAM_INDEX_WORLD, dst, src, sizeof(int) * E, SYMMEM_DT_UCHAR, 0, 0);
+  for (int p = 0; p < n; ++p) for (size_t i = 0; i < E; ++i) want[p * E + i] = p * 100000 + int(me * E + i);
+  compare("alltoall", E * n);
+  poison();
+  symmem_barrier_all();
+  symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_INT, SYMMEM_RED_SUM, 0);
+  for (size_t i = 0; i < E; ++i) { want[i] = 0; for (int p = 0; p < n; ++p) want[i] += p * 100000 + int(i); }
+  compare("sum_reduce<int>", E);
+  poison();
+  symmem_barrier_all();
+  symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCESCATTER, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_INT, SYMMEM_RED_MAX, 0);
+  for (size_t i = 0; i < E; ++i) want[i] = (n - 1) * 100000 + int(me * E + i);
+  compare("max_reducescatter<int>", E);
+  // In place: the sum lands in the source itself.
+  symmem_barrier_all();
+  symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, src, src, E, SYMMEM_DT_INT, SYMMEM_RED_SUM, 0);
+  CK(cudaMemcpy(h.data(), src, sizeof(int) * E, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < E; ++i) {
+    int w = 0;
+    for (int p = 0; p < n; ++p) w += p * 100000 + int(i);
+    if (h[i] != w) { failf("sum_reduce<int> in place: element %zu is %d, expected %d", i, h[i], w); break; }
+  }
+  load(mine);
+  // On a stream.
+  cudaStream_t st;
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  poison();
+  symmem_barrier_all();
+  symmem_collective_on_stream(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_INT, SYMMEM_RED_SUM, 0, st);
+  CK(cudaStreamSynchronize(st));
+  for (size_t i = 0; i < E; ++i) { want[i] = 0; for (int p = 0; p < n; ++p) want[i] += p * 100000 + int(i); }
+  compare("sum_reduce_on_stream<int>", E);
+  CK(cudaStreamDestroy(st));
+  // Floating point and the 16-bit types, folded in team order.
+  {
+    std::vector<float> f(E), fw(E, 0.f), fh(E);
+    for (size_t i = 0; i < E; ++i) f[i] = float(me) * 0.5f + float(i) * 0.25f;
+    CK(cudaMemcpy(src, f.data(), sizeof(float) * E, cudaMemcpyHostToDevice));
+    poison();
+    symmem_barrier_all();
+    symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_FLOAT, SYMMEM_RED_SUM, 0);
+    for (size_t i = 0; i < E; ++i) for (int p = 0; p < n; ++p) fw[i] += float(p) * 0.5f + float(i) * 0.25f;
+    CK(cudaMemcpy(fh.data(), dst, sizeof(float) * E, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < E; ++i) if (fh[i] != fw[i]) { failf("sum_reduce<float>: element %zu is %g, expected %g", i, fh[i], fw[i]); break; }
+  }
+  {
+    std::vector<__half> f(E), fh(E);
+    for (size_t i = 0; i < E; ++i) f[i] = __float2half(float((int(i) * 7 + me * 3) % 50) - 20.f);
+    CK(cudaMemcpy(src, f.data(), sizeof(__half) * E, cudaMemcpyHostToDevice));
+    poison();
+    symmem_barrier_all();
+    symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_HALF, SYMMEM_RED_MIN, 0);
+    CK(cudaMemcpy(fh.data(), dst, sizeof(__half) * E, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < E; ++i) {
+      float w = 1e9f;
+      for (int p = 0; p < n; ++p) w = std::min(w, float((int(i) * 7 + p * 3) % 50) - 20.f);
+      if (__half2float(fh[i]) != w) { failf("min_reduce<half>: element %zu is %g, expected %g", i, __half2float(fh[i]), w); break; }
+    }
+  }
+  {
+    std::vector<double2> d(E), dh(E);
+    for (size_t i = 0; i < E; ++i) d[i] = make_double2(double((int(i) + me) % 3), double(me));
+    CK(cudaMemcpy(src, d.data(), sizeof(double2) * E, cudaMemcpyHostToDevice));
+    poison();
+    symmem_barrier_all();
+    symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_DOUBLE2, SYMMEM_RED_MAXLOC, 0);
+    CK(cudaMemcpy(dh.data(), dst, sizeof(double2) * E, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < E; ++i) {
+      double v = -1, at = -1;
+      for (int p = 0; p < n; ++p) {
+        const double x = double((int(i) + p) % 3);
+        if (x > v) { v = x; at = p; }  // ties keep the smaller index
+      }
+      if (dh[i].x != v || dh[i].y != at) { failf("maxloc_reduce<double2>: element %zu is (%g, %g), expected (%g, %g)", i, dh[i].x, dh[i].y, v, at); break; }
+    }
+  }
+  symmem_barrier_all();
+  symmem_free(dst);
+  symmem_free(src);
+}
+
 }  // namespace
 
 int main() {
@@ -643,6 +768,12 @@ int main() {
     }
   }
   if (chosen("counter")) counter();
+  if (chosen("coll")) {
+    const bool before = g_failed;
+    coll(0);
+    std::printf("PE %d: coll (host and on-stream collectives on the GPU heap, %d PEs): %s\n", g_me, g_npes,
+                g_failed && !before ? "FAILED" : "ok");
+  }
   symmem_barrier_all();
   symmem_finalize();
   std::printf("%s gpu_remote_test PE %d (%d PEs, %d on other hosts than this one)\n", g_failed ? "FAIL" : "PASS", g_me,

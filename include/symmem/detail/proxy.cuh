@@ -302,7 +302,8 @@ __device__ __noinline__ inline void remote_barrier(int team, symmem_device_team 
 /* Device collectives read the members' buffers with loads: every member must be mapped here. */
 __device__ __noinline__ inline void collective_across_hosts(const char *call, int pe) {
   printf("symmem: PE %d: %s: PE %d of the team is on another host; collectives across hosts are not supported on a "
-         "GPU heap yet (barriers and syncs are; move the data with put/get, or run with SYMMEM_HEAP=host)\n",
+         "GPU heap inside kernels (barriers and syncs are; call the collective from the host or on a stream, or move the "
+         "data with put/get)\n",
          symmem_state_.my_pe, call, pe);
   __trap();
 }
