@@ -23,6 +23,8 @@
 //   coll     host and on-stream collectives on the GPU heap over the world team: broadcast (every
 //            root), fcollect, alltoall, reductions (int, float, half, double2 maxloc, in place),
 //            reducescatter
+//   dcoll    device fcollect and alltoall (block) and broadcast (thread, every root) over the world
+//            team: pushed through the proxy ring to members on other hosts
 // Exit 0 pass, 1 fail (the first failure is printed with PE, section, element, expected and got).
 #include <symmem/device.cuh>
 
@@ -725,6 +727,51 @@ void coll(int) {
   symmem_free(src);
 }
 
+// Device collectives over the world team (pushed through the proxy ring to members on other
+// hosts): fcollect and alltoall by a block, broadcast by one thread from every root, each onto
+// poisoned memory, checked per element.
+__global__ void dcoll_kernel(int *dst, const int *src, size_t n, int kind, int root) {
+  namespace dd = symmem::device::detail;
+  if (kind == 0) sd::fcollect<int, dd::group_block>(SYMMEM_TEAM_INDEX_WORLD, dst, src, n);
+  if (kind == 1) sd::alltoall<int, dd::group_block>(SYMMEM_TEAM_INDEX_WORLD, dst, src, n);
+  if (kind == 2 && threadIdx.x == 0) sd::broadcast<int>(SYMMEM_TEAM_INDEX_WORLD, dst, src, n, root);
+}
+
+void dcoll(int) {
+  const int me = g_me, n = g_npes;
+  constexpr size_t E = 1000;
+  auto *src = static_cast<int *>(symmem_malloc(sizeof(int) * E * n));
+  auto *dst = static_cast<int *>(symmem_malloc(sizeof(int) * E * n));
+  std::vector<int> mine(E * n), h(E * n), want(E * n);
+  for (size_t i = 0; i < E * n; ++i) mine[i] = me * 100000 + int(i);
+  CK(cudaMemcpy(src, mine.data(), sizeof(int) * E * n, cudaMemcpyHostToDevice));
+  const char *names[] = {"fcollect_block", "alltoall_block", "broadcast"};
+  for (int kind = 0; kind < 3; ++kind) {
+    for (int root = 0; root < (kind == 2 ? n : 1); ++root) {
+      CK(cudaMemset(dst, gt::poison, sizeof(int) * E * n));
+      symmem_barrier_all();
+      dcoll_kernel<<<1, 256>>>(dst, src, E, kind, root);
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      const size_t count = kind == 2 ? E : E * n;
+      for (int p = 0; p < n; ++p) {
+        for (size_t i = 0; i < E; ++i) {
+          if (kind == 0) want[p * E + i] = p * 100000 + int(i);
+          if (kind == 1) want[p * E + i] = p * 100000 + int(me * E + i);
+          if (kind == 2 && p == 0) want[i] = root * 100000 + int(i);
+        }
+      }
+      CK(cudaMemcpy(h.data(), dst, sizeof(int) * count, cudaMemcpyDeviceToHost));
+      for (size_t i = 0; i < count; ++i) {
+        if (h[i] != want[i]) { failf("device %s (root %d): element %zu is %d, expected %d", names[kind], root, i, h[i], want[i]); break; }
+      }
+    }
+  }
+  symmem_barrier_all();
+  symmem_free(dst);
+  symmem_free(src);
+}
+
 }  // namespace
 
 int main() {
@@ -768,6 +815,12 @@ int main() {
     }
   }
   if (chosen("counter")) counter();
+  if (chosen("dcoll")) {
+    const bool before = g_failed;
+    dcoll(0);
+    std::printf("PE %d: dcoll (device fcollect, alltoall, broadcast over the world team, %d PEs): %s\n", g_me, g_npes,
+                g_failed && !before ? "FAILED" : "ok");
+  }
   if (chosen("coll")) {
     const bool before = g_failed;
     coll(0);

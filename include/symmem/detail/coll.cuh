@@ -9,8 +9,9 @@
  * The data phases take (tid, nthreads) so the library's stream kernels can spread one collective
  * over a whole grid between two barrier kernels (src/cuda/coll_kernels.cu).
  *
- * Every member must be mapped here: on a team with a member on another host they trap with a
- * message (require_mapped, proxy.cuh).
+ * On a team with a member on another host, broadcast, fcollect and alltoall push through the
+ * proxy ring instead (below); reductions trap with a message there (require_mapped, proxy.cuh):
+ * call them from the host or on a stream, which handle such teams (src/cuda/coll_hosts.cpp).
  *
  * dest and source may be the same buffer for reductions (handled by staging in registers between
  * barriers) but must not partly overlap; for the other collectives they must not overlap.
@@ -126,6 +127,56 @@ __device__ __forceinline__ void reduce_data(const symmem_device_team &t, T *dest
   for (size_t i = tid; i < n; i += nth) dest[i] = reduce_elem<OP>(t, src, first + i);
 }
 
+/* ---- teams with members on other hosts (only in a job with a proxy ring) ---------------------
+ * broadcast, fcollect and alltoall push instead of pulling: each PE writes its contribution into
+ * the members' dest, with stores where the member is mapped and one PUT request through the ring
+ * (thread 0 of the group) where it is on another host; the closing barrier quiets the ring first,
+ * so every dest is complete when it returns. */
+__device__ __forceinline__ bool any_remote(const symmem_device_team &t) {
+  if (symmem_state_.proxy_ring == 0) return false;
+  for (int i = 0; i < t.size; ++i)
+    if (peer_entry(member_pe(t, i)) == 0) return true;
+  return false;
+}
+
+__device__ __forceinline__ void push_bytes(char *dest, const char *src, size_t n, int pe, size_t tid, size_t nth,
+                                           const char *call) {
+  if (n == 0) return;
+  if (char *d = mapped(dest, pe)) copy_bytes(d, src, n, tid, nth);
+  else if (tid == 0) remote_put(dest, src, n, pe, false, call);
+}
+
+template <typename T>
+__device__ __forceinline__ void broadcast_push(const symmem_device_team &t, T *dest, const T *src, size_t n, int root,
+                                               size_t tid, size_t nth) {
+  if ((unsigned)root >= (unsigned)t.size) bad_target(src, root, "broadcast (root is not a member of the team)");
+  if (t.my_index != root) return;
+  for (int k = 0; k < t.size; ++k) {
+    const int j = (t.my_index + k) % t.size;
+    push_bytes((char *)dest, (const char *)src, n * sizeof(T), member_pe(t, j), tid, nth, "broadcast");
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ void fcollect_push(const symmem_device_team &t, T *dest, const T *src, size_t n, size_t tid,
+                                              size_t nth) {
+  for (int k = 0; k < t.size; ++k) {
+    const int j = (t.my_index + k) % t.size;
+    push_bytes((char *)(dest + (size_t)t.my_index * n), (const char *)src, n * sizeof(T), member_pe(t, j), tid, nth,
+               "fcollect");
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ void alltoall_push(const symmem_device_team &t, T *dest, const T *src, size_t n, size_t tid,
+                                              size_t nth) {
+  for (int k = 0; k < t.size; ++k) {
+    const int j = (t.my_index + k) % t.size;
+    push_bytes((char *)(dest + (size_t)t.my_index * n), (const char *)(src + (size_t)j * n), n * sizeof(T),
+               member_pe(t, j), tid, nth, "alltoall");
+  }
+}
+
 template <typename G>
 __device__ __forceinline__ void group_barrier(int team, const char *call) {
   G::sync();
@@ -178,27 +229,27 @@ __device__ __forceinline__ int reduce_group(int team, T *dest, const T *src, siz
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t nelems, int root) {
   const symmem_device_team t = detail::team_of(team, "broadcast");
-  detail::require_mapped(t, "broadcast");
   detail::group_barrier<G>(team, "broadcast");
-  detail::broadcast_data(t, dest, src, nelems, root, G::idx(), G::size());
+  if (detail::any_remote(t)) detail::broadcast_push(t, dest, src, nelems, root, G::idx(), G::size());  // members on other hosts
+  else detail::broadcast_data(t, dest, src, nelems, root, G::idx(), G::size());
   detail::group_barrier<G>(team, "broadcast");
   return 0;
 }
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int fcollect(int team, T *dest, const T *src, size_t nelems) {
   const symmem_device_team t = detail::team_of(team, "fcollect");
-  detail::require_mapped(t, "fcollect");
   detail::group_barrier<G>(team, "fcollect");
-  detail::fcollect_data(t, dest, src, nelems, G::idx(), G::size());
+  if (detail::any_remote(t)) detail::fcollect_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
+  else detail::fcollect_data(t, dest, src, nelems, G::idx(), G::size());
   detail::group_barrier<G>(team, "fcollect");
   return 0;
 }
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int alltoall(int team, T *dest, const T *src, size_t nelems) {
   const symmem_device_team t = detail::team_of(team, "alltoall");
-  detail::require_mapped(t, "alltoall");
   detail::group_barrier<G>(team, "alltoall");
-  detail::alltoall_data(t, dest, src, nelems, G::idx(), G::size());
+  if (detail::any_remote(t)) detail::alltoall_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
+  else detail::alltoall_data(t, dest, src, nelems, G::idx(), G::size());
   detail::group_barrier<G>(team, "alltoall");
   return 0;
 }

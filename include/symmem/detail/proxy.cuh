@@ -299,7 +299,7 @@ __device__ __noinline__ inline void remote_barrier(int team, symmem_device_team 
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
 }
 
-/* Device collectives read the members' buffers with loads: every member must be mapped here. */
+/* Device reductions read the members' buffers with loads: every member must be mapped here. */
 __device__ __noinline__ inline void collective_across_hosts(const char *call, int pe) {
   printf("symmem: PE %d: %s: PE %d of the team is on another host; collectives across hosts are not supported on a "
          "GPU heap inside kernels (barriers and syncs are; call the collective from the host or on a stream, or move the "
