@@ -10,8 +10,9 @@
 //     (reducescatter: the slice it owns) into host memory and folds them in team order 0..n-1, so
 //     all members get bit-identical results; team sync (no member still reads a source, which
 //     may be the dest); then it writes its dest.
-// The GPU folds nothing here: the host does, with the device operators' rules (half and bfloat16
-// through float, one rounding; maxloc/minloc take the smaller index on ties).
+// The GPU folds nothing here: the host does, with the device operators' rules (combine below is
+// the host twin of coll.cuh's detail::combine: half and bfloat16 through float, one rounding;
+// maxloc/minloc take the smaller index on ties).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <vector_types.h>
@@ -107,7 +108,7 @@ bool spans_hosts(const symmem_device_team &t) {
 
 void collective_across_hosts(const coll_args &a, const symmem_device_team &t, size_t esize) {
   const size_t bytes = a.nelems * esize;  // one block; check_collective checked the products
-  const char *dst = static_cast<const char *>(a.dest);
+  char *dst = static_cast<char *>(a.dest);
   const char *src = static_cast<const char *>(a.source);
   const size_t me = static_cast<size_t>(t.my_index);
   switch (a.kind) {
@@ -119,14 +120,14 @@ void collective_across_hosts(const coll_args &a, const symmem_device_team &t, si
     case SYMMEM_COLL_FCOLLECT:
       for (int i = 0; i < t.size; ++i) {
         const int j = (t.my_index + i) % t.size;
-        symmem_putmem_nbi(const_cast<char *>(dst) + me * bytes, src, bytes, member(t, j));
+        symmem_putmem_nbi(dst + me * bytes, src, bytes, member(t, j));
       }
       team_sync(a.team);
       return;
     case SYMMEM_COLL_ALLTOALL:
       for (int i = 0; i < t.size; ++i) {
         const int j = (t.my_index + i) % t.size;
-        symmem_putmem_nbi(const_cast<char *>(dst) + me * bytes, src + static_cast<size_t>(j) * bytes, bytes, member(t, j));
+        symmem_putmem_nbi(dst + me * bytes, src + static_cast<size_t>(j) * bytes, bytes, member(t, j));
       }
       team_sync(a.team);
       return;

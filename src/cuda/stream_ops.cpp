@@ -42,7 +42,7 @@ bool op_fits(int dtype, int op) {
 // Checks a collective's arguments (the job ends with a message naming the call when they are bad)
 // and fills the kernel's arguments.
 coll_args check_collective(int kind, int team, void *dest, const void *source, size_t nelems, int dtype, int op,
-                           int root, symmem_device_team *geometry = nullptr) {
+                           int root, symmem_device_team &geometry) {
   const char *call = coll_name(kind);
   gpu_heap(call);
   symmem_device_team t{};
@@ -51,7 +51,7 @@ coll_args check_collective(int kind, int team, void *dest, const void *source, s
                 "NVSHMEM_TEAM_WORLD or a team this PE got from a split", team);
   }
   coll_args a{kind, team, dest, source, nelems, dtype, op, root, t.size};
-  if (geometry != nullptr) *geometry = t;
+  geometry = t;
   if (kind == SYMMEM_COLL_BARRIER || kind == SYMMEM_COLL_SYNC) return a;  // across hosts too (the proxy ring)
   if (kind < SYMMEM_COLL_BROADCAST || kind > SYMMEM_COLL_REDUCESCATTER) fatal(call, "unknown collective kind %d", kind);
   const size_t es = dtype_size(dtype);
@@ -77,6 +77,12 @@ coll_args check_collective(int kind, int team, void *dest, const void *source, s
   return a;
 }
 
+// Whether the collective moves data across hosts, which the host carries out (coll_hosts.cpp);
+// barriers and syncs cross hosts as kernels (the proxy ring).
+bool from_host(int kind, const symmem_device_team &t) {
+  return kind != SYMMEM_COLL_BARRIER && kind != SYMMEM_COLL_SYNC && proxy_ring_active() && spans_hosts(t);
+}
+
 }  // namespace
 }  // namespace symmem::cuda
 
@@ -88,8 +94,8 @@ extern "C" {
 int symmem_collective_on_stream(int kind, int team, void *dest, const void *source, size_t nelems, int dtype, int op,
                                 int root, cudaStream_t stream) {
   symmem_device_team t{};
-  const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root, &t);
-  if (kind != SYMMEM_COLL_BARRIER && kind != SYMMEM_COLL_SYNC && sc::proxy_ring_active() && sc::spans_hosts(t)) {
+  const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root, t);
+  if (sc::from_host(kind, t)) {
     // Members on other hosts: carried out from the host once the stream's earlier work is done
     // (complete on return, so the stream's later work comes after it).
     CUresult e = sc::cu.cuStreamSynchronize(reinterpret_cast<CUstream>(stream));
@@ -106,10 +112,10 @@ int symmem_collective_on_stream(int kind, int team, void *dest, const void *sour
 int symmem_collective_on_gpu_heap(int kind, int team, void *dest, const void *source, size_t nelems, int dtype, int op,
                                   int root) {
   symmem_device_team t{};
-  const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root, &t);
+  const sc::coll_args a = sc::check_collective(kind, team, dest, source, nelems, dtype, op, root, t);
   CUresult e = sc::cu.cuCtxSynchronize();
   if (e != CUDA_SUCCESS) symmem::fatal(sc::coll_name(kind), "waiting for this PE's GPU work failed: %s", sc::cu_text(e).c_str());
-  if (kind != SYMMEM_COLL_BARRIER && kind != SYMMEM_COLL_SYNC && sc::proxy_ring_active() && sc::spans_hosts(t)) {
+  if (sc::from_host(kind, t)) {
     sc::collective_across_hosts(a, t, sc::dtype_size(dtype));  // members on other hosts (coll_hosts.cpp)
     return 0;
   }

@@ -679,26 +679,28 @@ void coll(int) {
   for (size_t i = 0; i < E; ++i) { want[i] = 0; for (int p = 0; p < n; ++p) want[i] += p * 100000 + int(i); }
   compare("sum_reduce_on_stream<int>", E);
   CK(cudaStreamDestroy(st));
-  // Floating point and the 16-bit types, folded in team order.
-  {
-    std::vector<float> f(E), fw(E, 0.f), fh(E);
-    for (size_t i = 0; i < E; ++i) f[i] = float(me) * 0.5f + float(i) * 0.25f;
-    CK(cudaMemcpy(src, f.data(), sizeof(float) * E, cudaMemcpyHostToDevice));
+  // Floating point and the 16-bit types, folded in team order: this PE's values in, the result out.
+  auto reduce_typed = [&](const auto &in, int dtype, int op) {
+    using T = typename std::decay_t<decltype(in)>::value_type;
+    CK(cudaMemcpy(src, in.data(), sizeof(T) * in.size(), cudaMemcpyHostToDevice));
     poison();
     symmem_barrier_all();
-    symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_FLOAT, SYMMEM_RED_SUM, 0);
+    symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, in.size(), dtype, op, 0);
+    std::vector<T> out(in.size());
+    CK(cudaMemcpy(out.data(), dst, sizeof(T) * out.size(), cudaMemcpyDeviceToHost));
+    return out;
+  };
+  {
+    std::vector<float> f(E), fw(E, 0.f);
+    for (size_t i = 0; i < E; ++i) f[i] = float(me) * 0.5f + float(i) * 0.25f;
+    const std::vector<float> fh = reduce_typed(f, SYMMEM_DT_FLOAT, SYMMEM_RED_SUM);
     for (size_t i = 0; i < E; ++i) for (int p = 0; p < n; ++p) fw[i] += float(p) * 0.5f + float(i) * 0.25f;
-    CK(cudaMemcpy(fh.data(), dst, sizeof(float) * E, cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < E; ++i) if (fh[i] != fw[i]) { failf("sum_reduce<float>: element %zu is %g, expected %g", i, fh[i], fw[i]); break; }
   }
   {
-    std::vector<__half> f(E), fh(E);
+    std::vector<__half> f(E);
     for (size_t i = 0; i < E; ++i) f[i] = __float2half(float((int(i) * 7 + me * 3) % 50) - 20.f);
-    CK(cudaMemcpy(src, f.data(), sizeof(__half) * E, cudaMemcpyHostToDevice));
-    poison();
-    symmem_barrier_all();
-    symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_HALF, SYMMEM_RED_MIN, 0);
-    CK(cudaMemcpy(fh.data(), dst, sizeof(__half) * E, cudaMemcpyDeviceToHost));
+    const std::vector<__half> fh = reduce_typed(f, SYMMEM_DT_HALF, SYMMEM_RED_MIN);
     for (size_t i = 0; i < E; ++i) {
       float w = 1e9f;
       for (int p = 0; p < n; ++p) w = std::min(w, float((int(i) * 7 + p * 3) % 50) - 20.f);
@@ -706,13 +708,9 @@ void coll(int) {
     }
   }
   {
-    std::vector<double2> d(E), dh(E);
+    std::vector<double2> d(E);
     for (size_t i = 0; i < E; ++i) d[i] = make_double2(double((int(i) + me) % 3), double(me));
-    CK(cudaMemcpy(src, d.data(), sizeof(double2) * E, cudaMemcpyHostToDevice));
-    poison();
-    symmem_barrier_all();
-    symmem_collective_on_gpu_heap(SYMMEM_COLL_REDUCE, SYMMEM_TEAM_INDEX_WORLD, dst, src, E, SYMMEM_DT_DOUBLE2, SYMMEM_RED_MAXLOC, 0);
-    CK(cudaMemcpy(dh.data(), dst, sizeof(double2) * E, cudaMemcpyDeviceToHost));
+    const std::vector<double2> dh = reduce_typed(d, SYMMEM_DT_DOUBLE2, SYMMEM_RED_MAXLOC);
     for (size_t i = 0; i < E; ++i) {
       double v = -1, at = -1;
       for (int p = 0; p < n; ++p) {
