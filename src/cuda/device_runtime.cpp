@@ -58,7 +58,7 @@ void publish() {
   publish_library_state(&g_state);
 }
 
-status fill_state(size_t sync_offset) {
+status fill_state(size_t sync_offset, size_t scratch_offset) {
   const core::runtime_state &g = core::g;
   g_state = symmem_device_state{};
   g_state.my_pe = g.my_pe;
@@ -71,6 +71,7 @@ status fill_state(size_t sync_offset) {
   g_state.heap_size = g.heap_size;
   g_state.sync_offset = sync_offset;
   g_state.sync_bytes = sizeof(symmem_device_sync);
+  g_state.reduce_scratch_offset = scratch_offset;
   g_state.spin_limit_ns = static_cast<uint64_t>(g.cfg.wait_timeout * 1e9);
   std::vector<uint64_t> table(static_cast<size_t>(g.n_pes));
   for (int p = 0; p < g.n_pes; ++p) {
@@ -220,21 +221,42 @@ namespace sc = symmem::cuda;
 
 namespace symmem::core {
 
+namespace {
+
+// A heap allocation every PE makes at init in the same order: the same offset on every PE.
+status runtime_block(size_t bytes, const char *what, size_t &off) {
+  std::optional<size_t> at;
+  {
+    std::lock_guard lock(g.alloc_mutex);
+    at = g.alloc.allocate(bytes, 4096);
+  }
+  if (!at) {
+    return fail(SYMMEM_ERR_OUT_OF_MEMORY, "init", "the heap has no room for %s (%zu bytes); raise SYMMEM_SYMMETRIC_SIZE",
+                what, bytes);
+  }
+  SYMMEM_TRY(g.heap->commit(*at, bytes));
+  SYMMEM_TRY(core::remote_commit(*at, bytes, "init"));  // PEs on other hosts reach it too
+  g.heap->zero(reinterpret_cast<void *>(g.heap_base + *at), bytes);
+  off = *at;
+  return ok_status;
+}
+
+// One block per team index (device_state.h): 4 MiB, only in jobs that span hosts.
+status reserve_reduce_scratch(size_t &off) {
+  return runtime_block(size_t{SYMMEM_DEVICE_MAX_TEAMS} * SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES,
+                       "the device reductions' scratch", off);
+}
+
+}  // namespace
+
 // The device sync area is the heap's first allocation, so its offset is the same on every PE.
 status gpu_after_init() {
   sc::make_current();
-  std::optional<size_t> off;
-  {
-    std::lock_guard lock(g.alloc_mutex);
-    off = g.alloc.allocate(sizeof(symmem_device_sync), 4096);
-  }
-  if (!off) {
-    return fail(SYMMEM_ERR_OUT_OF_MEMORY, "init", "the heap has no room for the device sync area; raise SYMMEM_SYMMETRIC_SIZE");
-  }
-  SYMMEM_TRY(g.heap->commit(*off, sizeof(symmem_device_sync)));
-  SYMMEM_TRY(core::remote_commit(*off, sizeof(symmem_device_sync), "init"));  // PEs on other hosts reach it too
-  g.heap->zero(reinterpret_cast<void *>(g.heap_base + *off), sizeof(symmem_device_sync));
-  sc::g_state.sync_offset = *off;  // teams_init reads it
+  size_t off = 0;
+  SYMMEM_TRY(runtime_block(sizeof(symmem_device_sync), "the device sync area", off));
+  sc::g_state.sync_offset = off;  // teams_init reads it
+  size_t scratch = 0;
+  if (g.remote) SYMMEM_TRY(reserve_reduce_scratch(scratch));  // device reductions across hosts fetch into it
   if (const int err = sc::preload_kernels(); err != 0) {
     return fail(SYMMEM_ERR_SYSTEM, "init", "loading symmem's GPU kernels failed: %s", sc::launch_error_text(err));
   }
@@ -246,7 +268,7 @@ status gpu_after_init() {
     return sc::cu_fail(e, "init", "allocating the host-AMO result word", "check pinned-memory limits (ulimit -l)");
   }
   SYMMEM_TRY(sc::start_proxy());
-  SYMMEM_TRY(sc::fill_state(*off));
+  SYMMEM_TRY(sc::fill_state(off, scratch));
   sc::publish();
   return ok_status;
 }

@@ -87,11 +87,12 @@ class gpu_provider final : public mem::provider {
 
   // Memory is committed as allocated, so address space costs nothing until used: NVSHMEM programs
   // expect the heap to grow past the symmetric size (its heap grows as the GPU allows), so reserve
-  // up to 4x the size asked (at most the GPU's memory, never less than asked), plus a granule for
-  // the runtime's own sync area, so the program gets every byte it asked for.
+  // up to 4x the size asked (at most the GPU's memory, never less than asked), plus three granules
+  // for the runtime's own blocks (the sync area; in jobs across hosts the device reductions' 4 MiB
+  // scratch), so the program gets every byte it asked for.
   [[nodiscard]] size_t address_bytes(size_t user_bytes) const override {
     const size_t grow = user_bytes > SIZE_MAX / 4 ? user_bytes : 4 * user_bytes;
-    return std::max(user_bytes, std::min(grow, gpu.total_bytes)) + core::granule_bytes;
+    return std::max(user_bytes, std::min(grow, gpu.total_bytes)) + 3 * core::granule_bytes;
   }
   status create(uintptr_t base, size_t size) override {
     base_ = base;

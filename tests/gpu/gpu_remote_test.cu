@@ -25,6 +25,8 @@
 //            reducescatter
 //   dcoll    device fcollect and alltoall (block) and broadcast (thread, every root) over the world
 //            team: pushed through the proxy ring to members on other hosts
+//   dred     device reductions (thread, warp, block; int, float, half, double2 maxloc; in place;
+//            reducescatter) over the world team: fetched through the ring from other hosts
 // Exit 0 pass, 1 fail (the first failure is printed with PE, section, element, expected and got).
 #include <symmem/device.cuh>
 
@@ -770,6 +772,95 @@ void dcoll(int) {
   symmem_free(src);
 }
 
+// Device reductions over the world team (the members on other hosts fetched through the proxy
+// ring into the team's scratch, chunk by chunk): sums of ints by a block, out of place and in
+// place, over more elements than one chunk holds; a sum of floats by one thread (folded in team
+// order, compared bit for bit); a min of halfs by a warp; maxloc of double2 by a block; a max
+// reducescatter by a block. Each onto poisoned memory, checked per element.
+template <int OP, typename T, typename G>
+__global__ void dred_kernel(T *dst, const T *src, size_t n, bool scatter) {
+  if (scatter) sd::reducescatter<OP, T, G>(SYMMEM_TEAM_INDEX_WORLD, dst, src, n);
+  else sd::reduce<OP, T, G>(SYMMEM_TEAM_INDEX_WORLD, dst, src, n);
+}
+
+template <int OP, typename T, typename G>
+std::vector<T> device_reduce(const std::vector<T> &in, T *src, T *dst, size_t n, bool scatter, int threads) {
+  CK(cudaMemcpy(src, in.data(), sizeof(T) * in.size(), cudaMemcpyHostToDevice));
+  if (dst != src) CK(cudaMemset(dst, gt::poison, sizeof(T) * n));
+  symmem_barrier_all();
+  dred_kernel<OP, T, G><<<1, threads>>>(dst, src, n, scatter);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  std::vector<T> out(n);
+  CK(cudaMemcpy(out.data(), dst, sizeof(T) * n, cudaMemcpyDeviceToHost));
+  return out;
+}
+
+void dred(int) {
+  namespace dd = symmem::device::detail;
+  const int me = g_me, n = g_npes;
+  constexpr size_t E = 40000;  // ints: 160 KB, more than a chunk of the 64 KiB scratch
+  const size_t area = std::max(sizeof(int) * E * n, sizeof(double2) * 1000);
+  auto *src = static_cast<char *>(symmem_malloc(area));
+  auto *dst = static_cast<char *>(symmem_malloc(area));
+  {
+    std::vector<int> in(E * n);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = me * 1000 + int(i % 977);
+    auto check = [&](const std::vector<int> &h, const char *what, bool scatter) {
+      for (size_t i = 0; i < E; ++i) {
+        int w = scatter ? -1 : 0;
+        for (int p = 0; p < n; ++p) {
+          const int v = p * 1000 + int((scatter ? me * E + i : i) % 977);
+          w = scatter ? std::max(w, v) : w + v;
+        }
+        if (h[i] != w) { failf("device %s: element %zu is %d, expected %d", what, i, h[i], w); return; }
+      }
+    };
+    check(device_reduce<SYMMEM_RED_SUM, int, dd::group_block>(in, (int *)src, (int *)dst, E, false, 256), "sum_reduce_block<int>", false);
+    check(device_reduce<SYMMEM_RED_SUM, int, dd::group_block>(in, (int *)src, (int *)src, E, false, 256), "sum_reduce_block<int> in place", false);
+    check(device_reduce<SYMMEM_RED_MAX, int, dd::group_block>(in, (int *)src, (int *)dst, E, true, 256), "max_reducescatter_block<int>", true);
+  }
+  {
+    constexpr size_t F = 300;
+    std::vector<float> in(F);
+    for (size_t i = 0; i < F; ++i) in[i] = float(me) * 0.1f + float(i) * 1e-3f;
+    const std::vector<float> h = device_reduce<SYMMEM_RED_SUM, float, dd::group_thread>(in, (float *)src, (float *)dst, F, false, 1);
+    for (size_t i = 0; i < F; ++i) {
+      float w = 0.f;
+      for (int p = 0; p < n; ++p) w = p == 0 ? float(p) * 0.1f + float(i) * 1e-3f : w + (float(p) * 0.1f + float(i) * 1e-3f);
+      if (h[i] != w) { failf("device sum_reduce<float>: element %zu is %.9g, expected %.9g (team order)", i, h[i], w); break; }
+    }
+  }
+  {
+    constexpr size_t F = 500;
+    std::vector<__half> in(F);
+    for (size_t i = 0; i < F; ++i) in[i] = __float2half(float((int(i) * 7 + me * 3) % 50) - 20.f);
+    const std::vector<__half> h = device_reduce<SYMMEM_RED_MIN, __half, dd::group_warp>(in, (__half *)src, (__half *)dst, F, false, 32);
+    for (size_t i = 0; i < F; ++i) {
+      float w = 1e9f;
+      for (int p = 0; p < n; ++p) w = std::min(w, float((int(i) * 7 + p * 3) % 50) - 20.f);
+      if (__half2float(h[i]) != w) { failf("device min_reduce_warp<half>: element %zu is %g, expected %g", i, __half2float(h[i]), w); break; }
+    }
+  }
+  {
+    constexpr size_t F = 1000;
+    std::vector<double2> in(F);
+    for (size_t i = 0; i < F; ++i) in[i] = make_double2(double((int(i) + me) % 3), double(me));
+    const std::vector<double2> h = device_reduce<SYMMEM_RED_MAXLOC, double2, dd::group_block>(in, (double2 *)src, (double2 *)dst, F, false, 128);
+    for (size_t i = 0; i < F; ++i) {
+      double v = -1, at = -1;
+      for (int p = 0; p < n; ++p) {
+        const double x = double((int(i) + p) % 3);
+        if (x > v) { v = x; at = p; }  // ties keep the smaller index
+      }
+      if (h[i].x != v || h[i].y != at) { failf("device maxloc_reduce_block<double2>: element %zu is (%g, %g), expected (%g, %g)", i, h[i].x, h[i].y, v, at); break; }
+    }
+  }
+  symmem_barrier_all();
+  symmem_free(dst);
+  symmem_free(src);
+}
+
 }  // namespace
 
 int main() {
@@ -817,6 +908,12 @@ int main() {
     const bool before = g_failed;
     dcoll(0);
     std::printf("PE %d: dcoll (device fcollect, alltoall, broadcast over the world team, %d PEs): %s\n", g_me, g_npes,
+                g_failed && !before ? "FAILED" : "ok");
+  }
+  if (chosen("dred")) {
+    const bool before = g_failed;
+    dred(0);
+    std::printf("PE %d: dred (device reductions over the world team, %d PEs): %s\n", g_me, g_npes,
                 g_failed && !before ? "FAILED" : "ok");
   }
   if (chosen("coll")) {

@@ -10,8 +10,8 @@
  * over a whole grid between two barrier kernels (src/cuda/coll_kernels.cu).
  *
  * On a team with a member on another host, broadcast, fcollect and alltoall push through the
- * proxy ring instead (below); reductions trap with a message there (require_mapped, proxy.cuh):
- * call them from the host or on a stream, which handle such teams (src/cuda/coll_hosts.cpp).
+ * proxy ring instead (below), and reductions fetch the remote members' sources through the ring
+ * into this PE's scratch for the team, chunk by chunk (reduce_remote).
  *
  * dest and source may be the same buffer for reductions (handled by staging in registers between
  * barriers) but must not partly overlap; for the other collectives they must not overlap.
@@ -209,12 +209,87 @@ __host__ __device__ __forceinline__ bool overlaps(const void *a, size_t an, cons
   return (const char *)a < (const char *)b + bn && (const char *)b < (const char *)a + an;
 }
 
+/* Reductions on a team with members on other hosts (one thread of the group posts): `bytes` of
+ * every remote member's `src` are fetched with GET requests through the ring, posted together and
+ * then awaited, into consecutive slots of `slot_bytes` at `scratch`, members in team order. */
+__device__ __noinline__ inline void fetch_remote_members(const symmem_device_team &t, char *scratch, const char *src,
+                                                         size_t bytes, size_t slot_bytes) {
+  constexpr int kBatch = 32;  // fetching requests hold their ring slots until released
+  symmem_proxy_ring *r = ring();
+  uint64_t tickets[kBatch];
+  int posted = 0, slot = 0;
+  for (int j = 0; j < t.size; ++j) {
+    const int pe = member_pe(t, j);
+    if (base_of(pe) != 0) continue;
+    ring_for(src, bytes, pe, "reduce");
+    tickets[posted++] = post(r, request(SYMMEM_PROXY_GET, pe, (uint64_t)(scratch + (size_t)slot++ * slot_bytes),
+                                        (uint64_t)src, bytes));
+    if (posted == kBatch) {
+      for (int k = 0; k < posted; ++k) {
+        await(r, tickets[k]);
+        symmem_proxy_release(r, tickets[k]);
+      }
+      posted = 0;
+    }
+  }
+  for (int k = 0; k < posted; ++k) {
+    await(r, tickets[k]);
+    symmem_proxy_release(r, tickets[k]);
+  }
+}
+
+__device__ __noinline__ inline void reduce_scratch_too_small(int remote, size_t elem, const char *call) {
+  printf("symmem: PE %d: %s: the team has %d members on other hosts, more than the device reduction's scratch of %d "
+         "bytes holds one %llu-byte element of each; call the reduction from the host or on a stream\n",
+         symmem_state_.my_pe, call, remote, SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES, (unsigned long long)elem);
+  __trap();
+}
+
+/* dest[i] = reduction of the members' src[first + i] when some member is on another host. Rounds
+ * of `chunk` elements: the group's first thread fetches the remote members' chunk into this PE's
+ * scratch for the team index (device_state.h), then every thread combines its elements in team
+ * order, loading mapped members directly, so every PE computes the same bits as reduce_elem. In
+ * place, the round's result waits in the scratch's last slot until a team barrier says every
+ * member has read that chunk of its source; otherwise it goes straight to dest. */
+template <int OP, typename T, typename G>
+__device__ __forceinline__ void reduce_remote(int team, const symmem_device_team &t, T *dest, const T *src,
+                                              size_t first, size_t n, bool in_place) {
+  const symmem_device_state &s = symmem_state_;
+  int remote = 0;
+  for (int j = 0; j < t.size; ++j) remote += base_of(member_pe(t, j)) == 0;
+  const size_t chunk = SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES / (((size_t)remote + (in_place ? 1 : 0)) * sizeof(T));
+  if (chunk == 0) reduce_scratch_too_small(remote, sizeof(T), "reduce");
+  T *scratch = (T *)(s.heap_base + s.reduce_scratch_offset + (size_t)team * SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES);
+  const T *from = src + first;
+  for (size_t base = 0; base < n; base += chunk) {
+    const size_t m = n - base < chunk ? n - base : chunk;
+    G::sync();  // the previous round's slots are read
+    if (G::idx() == 0) fetch_remote_members(t, (char *)scratch, (const char *)(from + base), m * sizeof(T), chunk * sizeof(T));
+    G::sync();
+    T *out = in_place ? scratch + (size_t)remote * chunk : dest + base;
+    for (size_t i = G::idx(); i < m; i += G::size()) {
+      T acc{};
+      for (int j = 0, r = 0; j < t.size; ++j) {
+        const uint64_t b = base_of(member_pe(t, j));
+        const T v = b != 0 ? *(const T *)(b + ((uint64_t)(from + base + i) - s.heap_base)) : scratch[(size_t)r++ * chunk + i];
+        acc = j == 0 ? v : combine<OP>(acc, v);
+      }
+      out[i] = acc;
+    }
+    if (in_place) {
+      group_barrier<G>(team, "reduce");  // every member has read this chunk of its source
+      for (size_t i = G::idx(); i < m; i += G::size()) dest[base + i] = out[i];
+    }
+  }
+}
+
 template <int OP, typename T, typename G>
 __device__ __forceinline__ int reduce_group(int team, T *dest, const T *src, size_t first, size_t n, size_t src_elems) {
   const symmem_device_team t = team_of(team, "reduce");
-  require_mapped(t, "reduce");
   group_barrier<G>(team, "reduce");
-  if (overlaps(dest, n * sizeof(T), src, src_elems * sizeof(T))) {
+  if (any_remote(t)) {  // members on other hosts
+    reduce_remote<OP, T, G>(team, t, dest, src, first, n, overlaps(dest, n * sizeof(T), src, src_elems * sizeof(T)));
+  } else if (overlaps(dest, n * sizeof(T), src, src_elems * sizeof(T))) {
     reduce_staged<OP, T, G>(team, t, dest, src, first, n);
   } else {
     reduce_data<OP>(t, dest, src, first, n, G::idx(), G::size());

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define SYMMEM_DEVICE_STATE_VERSION 3
+#define SYMMEM_DEVICE_STATE_VERSION 4
 /* Peers listed inline (in __constant__ memory); more PEs use peer_base_ext. Kept small because
  * every translation unit that includes device.cuh holds its own copy, and an -rdc program links
  * them all into one module with 64 KiB of constant memory. */
@@ -26,6 +26,9 @@ extern "C" {
 /* peer_base[p] has this bit set when PE p's heap is on another GPU: accesses to it need system
  * scope (granules are 2 MiB aligned, so the low bits of a base are free). */
 #define SYMMEM_DEVICE_PEER_SYS 1ull
+/* Per team index, the bytes of this PE's scratch into which device reductions fetch the sources of
+ * members on other hosts (include/symmem/detail/coll.cuh, reduce_remote). */
+#define SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES 65536
 
 /* A team as kernels see it: world PE of member i is start + i * stride. size 0: no such team. */
 typedef struct symmem_device_team {
@@ -52,6 +55,9 @@ typedef struct symmem_device_state {
    * proxy's side: inline data is named by it); 0 when every PE is mapped (no ring, no proxy). */
   uint64_t proxy_ring;
   uint64_t proxy_ring_host;
+  /* Heap offset of the device reductions' scratch, SYMMEM_DEVICE_MAX_TEAMS blocks of
+   * SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES (one per team index); 0 when there is no ring. */
+  uint64_t reduce_scratch_offset;
   uint64_t peer_base[SYMMEM_DEVICE_MAX_PES]; /* where PE p's heap is mapped here (| SYMMEM_DEVICE_PEER_SYS
                                                 when on another GPU); 0: not accessible */
 } symmem_device_state;

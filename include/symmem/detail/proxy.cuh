@@ -299,23 +299,6 @@ __device__ __noinline__ inline void remote_barrier(int team, symmem_device_team 
   asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
 }
 
-/* Device reductions read the members' buffers with loads: every member must be mapped here. */
-__device__ __noinline__ inline void collective_across_hosts(const char *call, int pe) {
-  printf("symmem: PE %d: %s: PE %d of the team is on another host; collectives across hosts are not supported on a "
-         "GPU heap inside kernels (barriers and syncs are; call the collective from the host or on a stream, or move the "
-         "data with put/get)\n",
-         symmem_state_.my_pe, call, pe);
-  __trap();
-}
-
-__device__ __forceinline__ void require_mapped(const symmem_device_team &t, const char *call) {
-  if (symmem_state_.proxy_ring == 0) return;
-  for (int i = 0; i < t.size; ++i) {
-    const int pe = t.start + i * t.stride;
-    if (peer_entry(pe) == 0) collective_across_hosts(call, pe);
-  }
-}
-
 }  // namespace detail
 }  // namespace device
 }  // namespace symmem
