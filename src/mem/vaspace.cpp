@@ -111,6 +111,8 @@ status agree_on_address(boot::bootstrap &b, reserver &r, size_t size, size_t ali
   for (size_t round = 0; round < max_candidates; ++round) {
     const uintptr_t cand = candidate(proposals, round, align);
     bool ok = cand != 0 && (cand == mine || r.try_at(cand, size));
+    log(log_level::trace, "%s: candidate %zu at %#lx (%zu bytes): %s here", r.what(), round,
+        static_cast<unsigned long>(cand), size, ok ? "free" : "taken");
     uint8_t flag = ok ? 1 : 0;
     SYMMEM_TRY(b.allgather(&flag, oks.data(), 1, "init"));
     bool all = true;
