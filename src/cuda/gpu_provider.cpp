@@ -90,12 +90,14 @@ class gpu_provider final : public mem::provider {
   // up to 4x the size asked (at most the GPU's memory, never less than asked), plus three granules
   // for the runtime's own blocks (the sync area; in jobs across hosts the device reductions' 4 MiB
   // scratch), so the program gets every byte it asked for.
-  // At least 64 MiB: the driver takes smaller reservations from the process's own mmap area, at a
-  // different address in every process (seen on an H200, CUDA 13: 8 to 22 MiB at 0x7f..., 38 MiB
-  // and more at 0x302000000 in every process), so no address was free on every PE and init failed
-  // for NVSHMEM's perftests that ask for a heap of 512 KiB.
+  // At least 256 MiB. Below 32 MiB or so the driver takes reservations from the process's own mmap
+  // area, at a different address in every process (seen on an H200, CUDA 13: 8 to 22 MiB at
+  // 0x7f..., 38 MiB and more at 0x302000000 in every process), so no address was free on every PE
+  // and init failed for NVSHMEM's perftests that ask for a heap of 512 KiB. And a registered
+  // buffer takes whole commit extents (64 MiB) the runtime's own blocks do not touch: four
+  // extents leave room for some even on a small heap.
   [[nodiscard]] size_t address_bytes(size_t user_bytes) const override {
-    constexpr size_t min_reserve = size_t{64} << 20;
+    constexpr size_t min_reserve = size_t{4} * extent_granules * core::granule_bytes;
     const size_t grow = user_bytes > SIZE_MAX / 4 ? user_bytes : 4 * user_bytes;
     return std::max({user_bytes, std::min(grow, gpu.total_bytes), min_reserve}) + 3 * core::granule_bytes;
   }
