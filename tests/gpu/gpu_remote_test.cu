@@ -612,6 +612,39 @@ void stream(int to) {
 // poisoned memory and checked per element: broadcast from every root, fcollect, alltoall, sum of
 // ints and floats, max of doubles, min of halfs, maxloc of double2, reducescatter, a sum in place,
 // and an on-stream sum.
+// Inputs and checks shared by the host (coll) and device (dred) reductions: a half min whose
+// values repeat across PEs, and a double2 maxloc with ties (the smaller PE index wins).
+std::vector<__half> half_min_input(int pe, size_t count) {
+  std::vector<__half> v(count);
+  for (size_t i = 0; i < count; ++i) v[i] = __float2half(float((int(i) * 7 + pe * 3) % 50) - 20.f);
+  return v;
+}
+
+void check_half_min(const char *what, const std::vector<__half> &got, int n) {
+  for (size_t i = 0; i < got.size(); ++i) {
+    float w = 1e9f;
+    for (int p = 0; p < n; ++p) w = std::min(w, float((int(i) * 7 + p * 3) % 50) - 20.f);
+    if (__half2float(got[i]) != w) { failf("%s: element %zu is %g, expected %g", what, i, __half2float(got[i]), w); return; }
+  }
+}
+
+std::vector<double2> maxloc_input(int pe, size_t count) {
+  std::vector<double2> v(count);
+  for (size_t i = 0; i < count; ++i) v[i] = make_double2(double((int(i) + pe) % 3), double(pe));
+  return v;
+}
+
+void check_maxloc(const char *what, const std::vector<double2> &got, int n) {
+  for (size_t i = 0; i < got.size(); ++i) {
+    double v = -1, at = -1;
+    for (int p = 0; p < n; ++p) {
+      const double x = double((int(i) + p) % 3);
+      if (x > v) { v = x; at = p; }  // ties keep the smaller index
+    }
+    if (got[i].x != v || got[i].y != at) { failf("%s: element %zu is (%g, %g), expected (%g, %g)", what, i, got[i].x, got[i].y, v, at); return; }
+  }
+}
+
 void coll(int) {
   const int me = g_me, n = g_npes;
   constexpr size_t E = 300;  // elements per PE's block
@@ -699,29 +732,8 @@ void coll(int) {
     for (size_t i = 0; i < E; ++i) for (int p = 0; p < n; ++p) fw[i] += float(p) * 0.5f + float(i) * 0.25f;
     for (size_t i = 0; i < E; ++i) if (fh[i] != fw[i]) { failf("sum_reduce<float>: element %zu is %g, expected %g", i, fh[i], fw[i]); break; }
   }
-  {
-    std::vector<__half> f(E);
-    for (size_t i = 0; i < E; ++i) f[i] = __float2half(float((int(i) * 7 + me * 3) % 50) - 20.f);
-    const std::vector<__half> fh = reduce_typed(f, SYMMEM_DT_HALF, SYMMEM_RED_MIN);
-    for (size_t i = 0; i < E; ++i) {
-      float w = 1e9f;
-      for (int p = 0; p < n; ++p) w = std::min(w, float((int(i) * 7 + p * 3) % 50) - 20.f);
-      if (__half2float(fh[i]) != w) { failf("min_reduce<half>: element %zu is %g, expected %g", i, __half2float(fh[i]), w); break; }
-    }
-  }
-  {
-    std::vector<double2> d(E);
-    for (size_t i = 0; i < E; ++i) d[i] = make_double2(double((int(i) + me) % 3), double(me));
-    const std::vector<double2> dh = reduce_typed(d, SYMMEM_DT_DOUBLE2, SYMMEM_RED_MAXLOC);
-    for (size_t i = 0; i < E; ++i) {
-      double v = -1, at = -1;
-      for (int p = 0; p < n; ++p) {
-        const double x = double((int(i) + p) % 3);
-        if (x > v) { v = x; at = p; }  // ties keep the smaller index
-      }
-      if (dh[i].x != v || dh[i].y != at) { failf("maxloc_reduce<double2>: element %zu is (%g, %g), expected (%g, %g)", i, dh[i].x, dh[i].y, v, at); break; }
-    }
-  }
+  check_half_min("min_reduce<half>", reduce_typed(half_min_input(me, E), SYMMEM_DT_HALF, SYMMEM_RED_MIN), n);
+  check_maxloc("maxloc_reduce<double2>", reduce_typed(maxloc_input(me, E), SYMMEM_DT_DOUBLE2, SYMMEM_RED_MAXLOC), n);
   symmem_barrier_all();
   symmem_free(dst);
   symmem_free(src);
@@ -831,31 +843,10 @@ void dred(int) {
       if (h[i] != w) { failf("device sum_reduce<float>: element %zu is %.9g, expected %.9g (team order)", i, h[i], w); break; }
     }
   }
-  {
-    constexpr size_t F = 500;
-    std::vector<__half> in(F);
-    for (size_t i = 0; i < F; ++i) in[i] = __float2half(float((int(i) * 7 + me * 3) % 50) - 20.f);
-    const std::vector<__half> h = device_reduce<SYMMEM_RED_MIN, __half, dd::group_warp>(in, (__half *)src, (__half *)dst, F, false, 32);
-    for (size_t i = 0; i < F; ++i) {
-      float w = 1e9f;
-      for (int p = 0; p < n; ++p) w = std::min(w, float((int(i) * 7 + p * 3) % 50) - 20.f);
-      if (__half2float(h[i]) != w) { failf("device min_reduce_warp<half>: element %zu is %g, expected %g", i, __half2float(h[i]), w); break; }
-    }
-  }
-  {
-    constexpr size_t F = 1000;
-    std::vector<double2> in(F);
-    for (size_t i = 0; i < F; ++i) in[i] = make_double2(double((int(i) + me) % 3), double(me));
-    const std::vector<double2> h = device_reduce<SYMMEM_RED_MAXLOC, double2, dd::group_block>(in, (double2 *)src, (double2 *)dst, F, false, 128);
-    for (size_t i = 0; i < F; ++i) {
-      double v = -1, at = -1;
-      for (int p = 0; p < n; ++p) {
-        const double x = double((int(i) + p) % 3);
-        if (x > v) { v = x; at = p; }  // ties keep the smaller index
-      }
-      if (h[i].x != v || h[i].y != at) { failf("device maxloc_reduce_block<double2>: element %zu is (%g, %g), expected (%g, %g)", i, h[i].x, h[i].y, v, at); break; }
-    }
-  }
+  check_half_min("device min_reduce_warp<half>",
+                 device_reduce<SYMMEM_RED_MIN, __half, dd::group_warp>(half_min_input(me, 500), (__half *)src, (__half *)dst, 500, false, 32), n);
+  check_maxloc("device maxloc_reduce_block<double2>",
+               device_reduce<SYMMEM_RED_MAXLOC, double2, dd::group_block>(maxloc_input(me, 1000), (double2 *)src, (double2 *)dst, 1000, false, 128), n);
   symmem_barrier_all();
   symmem_free(dst);
   symmem_free(src);

@@ -218,24 +218,22 @@ __device__ __noinline__ inline void fetch_remote_members(const symmem_device_tea
   symmem_proxy_ring *r = ring();
   uint64_t tickets[kBatch];
   int posted = 0, slot = 0;
+  auto drain = [&] {
+    for (int k = 0; k < posted; ++k) {
+      await(r, tickets[k]);
+      symmem_proxy_release(r, tickets[k]);
+    }
+    posted = 0;
+  };
   for (int j = 0; j < t.size; ++j) {
     const int pe = member_pe(t, j);
     if (base_of(pe) != 0) continue;
     ring_for(src, bytes, pe, "reduce");
     tickets[posted++] = post(r, request(SYMMEM_PROXY_GET, pe, (uint64_t)(scratch + (size_t)slot++ * slot_bytes),
                                         (uint64_t)src, bytes));
-    if (posted == kBatch) {
-      for (int k = 0; k < posted; ++k) {
-        await(r, tickets[k]);
-        symmem_proxy_release(r, tickets[k]);
-      }
-      posted = 0;
-    }
+    if (posted == kBatch) drain();
   }
-  for (int k = 0; k < posted; ++k) {
-    await(r, tickets[k]);
-    symmem_proxy_release(r, tickets[k]);
-  }
+  drain();
 }
 
 __device__ __noinline__ inline void reduce_scratch_too_small(int remote, size_t elem, const char *call) {
