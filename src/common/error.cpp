@@ -1,5 +1,6 @@
 #include "common/error.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -137,7 +138,15 @@ void log(log_level level, const char *fmt, ...) {
   }
   va_list ap;
   va_start(ap, fmt);
-  std::string msg = prefix() + vstrfmt(fmt, ap);
+  std::string msg = prefix();
+  if (level == log_level::trace) {
+    // Trace lines carry the monotonic clock, the same on every PE of a host, so the steps of one
+    // operation on its way through several PEs and threads can be timed from the log.
+    timespec ts{};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    msg += strfmt("[%lld.%06ld] ", static_cast<long long>(ts.tv_sec), ts.tv_nsec / 1000);
+  }
+  msg += vstrfmt(fmt, ap);
   va_end(ap);
   emit(msg);
 }

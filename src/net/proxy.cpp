@@ -125,6 +125,9 @@ void proxy::execute(const symmem_proxy_req &r, symmem_proxy_slot &s) {
     word(s.result).store(result, std::memory_order_relaxed);
   }
   if (fetching || r.op == SYMMEM_PROXY_QUIET) word(ring_->completed).store(next_ + 1, std::memory_order_release);
+  if (current_log_level() >= log_level::trace) {
+    log(log_level::trace, "proxy: request %llu done", static_cast<unsigned long long>(next_));
+  }
 }
 
 // Frees slots in order: a processed one at once, a fetching one once its producer released it.
