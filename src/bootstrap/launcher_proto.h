@@ -36,6 +36,9 @@ inline constexpr const char *env_job = "SYMMEM_JOB_ID";           // random hex,
 // With --hosts: the host name the PE was started on, as the user listed it. It is the PE's host
 // identity (topo/topology.cpp): network namespaces share the kernel's host name.
 inline constexpr const char *env_host = "SYMMEM_LAUNCHER_HOST";
+// When symmem-run binds the PEs: how many CPUs it shared out among them. A PE bound to a block
+// of them cannot tell from its own mask whether the host's PEs outnumber its CPUs.
+inline constexpr const char *env_cpus = "SYMMEM_LAUNCHER_CPUS";
 
 enum class msg : uint32_t {
   hello = 1,

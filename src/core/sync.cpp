@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <vector>
 
+#include "bootstrap/launcher_proto.h"
 #include "core/remote.h"
 #include "core/wait.h"
 
@@ -172,11 +174,17 @@ bool node_oversubscribed() {
   static std::atomic<uint64_t> for_job{0};
   static std::atomic<bool> over{false};
   if (SYMMEM_UNLIKELY(for_job.load(std::memory_order_acquire) != g.nonce)) {
-    // A PE pinned to one CPU (symmem-run --bind-to core, which pins only when the PEs fit) says
-    // nothing about the others: count the host's CPUs then; otherwise the CPUs this PE may use.
+    // A PE that symmem-run bound to CPUs of its own (one, or a block: it binds only when the PEs
+    // fit) counts the CPUs the launcher shared out; a PE pinned to one CPU by another launcher
+    // says nothing about the others: the host's CPUs then; otherwise the CPUs this PE may use.
     cpu_set_t set;
     long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
-    if (cpus <= 1) cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *shared = std::getenv(launcher::env_cpus);
+    if (shared != nullptr && std::atol(shared) > 0) {
+      cpus = std::atol(shared);
+    } else if (cpus <= 1) {
+      cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    }
     over.store(g.local_size > cpus, std::memory_order_relaxed);
     for_job.store(g.nonce, std::memory_order_release);
   }

@@ -1,6 +1,7 @@
 // symmem: the runtime side of the device API: the device sync area, the device-state registry,
 // the *_on_stream host routines, host AMOs on a GPU heap, completing a PE's GPU work, and the
 // proxy ring through which kernels reach PEs on other hosts.
+#include <sched.h>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -109,11 +110,24 @@ void warn_lazy_loading() {
        "unless you set it)");
 }
 
+// The proxy thread needs a CPU beside the PE's own thread, which spins in CUDA's stream and
+// device synchronisations: pinned to one CPU, the two take turns in time slices and a kernel's
+// request to another host waits milliseconds (a device barrier across two hosts: 30 us with CPUs
+// to spare, 50-350 us with one CPU per PE on an H200 machine).
+void warn_single_cpu() {
+  cpu_set_t allowed;
+  if (core::g.my_pe != 0 || ::sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) != 1) return;
+  warn("init: this PE may run on one CPU only, where the proxy thread that carries its kernels' requests to PEs on "
+       "other hosts takes turns with it, so those requests wait for time slices; give each PE two CPUs or more "
+       "(symmem-run --bind-to auto does when they fit; mpirun --map-by slot:PE=2, srun --cpus-per-task=2)");
+}
+
 // With some PE on another host: the ring, and the proxy thread that serves it (no ring, no
 // thread, no cost when every PE is mapped here).
 status start_proxy() {
   if (!core::g.remote) return ok_status;  // the job spans hosts: every PE then has a remote peer
   warn_lazy_loading();
+  warn_single_cpu();
   void *mem = nullptr;
   CUresult e = cu.cuMemHostAlloc(&mem, symmem_proxy_ring_bytes(ring_slots), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
   if (e != CUDA_SUCCESS) {

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "bootstrap/launcher_proto.h"
 #include "topo/topology.h"
 
 namespace symmem::run {
@@ -133,11 +134,18 @@ void bind_to_cpu(const std::string &mode, int index, int count) {
   std::vector<int> cpus;
   for (int c = 0; c < CPU_SETSIZE; ++c)
     if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
-  if (cpus.empty() || (mode == "auto" && count > static_cast<int>(cpus.size()))) return;
-  cpu_set_t one;
-  CPU_ZERO(&one);
-  CPU_SET(cpus[static_cast<size_t>(index) % cpus.size()], &one);
-  ::sched_setaffinity(0, sizeof one, &one);
+  if (cpus.empty() || count <= 0 || (mode == "auto" && count > static_cast<int>(cpus.size()))) return;
+  // core: one CPU each. auto: the CPUs shared out evenly, a block of consecutive ones per PE, so
+  // that a PE's own threads (the network's progress thread, a GPU PE's proxy thread, the CUDA
+  // driver's) do not take turns with it on one core: a GPU PE bound to one CPU spins in its stream
+  // synchronisations while its proxy thread waits for a time slice, and a kernel's requests to
+  // another host then stall for milliseconds.
+  const size_t per = mode == "core" ? 1 : cpus.size() / static_cast<size_t>(count);
+  const size_t first = mode == "core" ? static_cast<size_t>(index) % cpus.size() : static_cast<size_t>(index % count) * per;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (size_t i = first; i < first + per; ++i) CPU_SET(cpus[i], &set);
+  if (::sched_setaffinity(0, sizeof set, &set) == 0) ::setenv(launcher::env_cpus, std::to_string(cpus.size()).c_str(), 1);
 }
 
 std::string machine_identity() {

@@ -44,10 +44,12 @@ void reset_child_signals(const sigset_t &old_mask);
 // Raises the descriptor limit to its hard maximum (a job of 4096 PEs needs up to 3 per PE);
 // returns the old one, for the children.
 rlimit raise_fd_limit();
-// In a PE's child before exec: pins the `index`-th of `count` PEs to one CPU of the allowed set
-// when mode is "core", or "auto" and they fit (as oshrun/mpirun bind by default): a PE that spins
-// in a barrier then never shares a core with the PE it waits for, and keeps its cache.
-// Oversubscribed jobs stay unbound, so the scheduler can move them.
+// In a PE's child before exec: pins the `index`-th of `count` PEs to CPUs of the allowed set that
+// no other PE gets (as oshrun/mpirun bind by default): a PE that spins in a barrier then never
+// shares a core with the PE it waits for, and keeps its cache. "core": one CPU each; "auto": when
+// the PEs fit, an equal block of consecutive CPUs each (all of them for one PE), so the PE's own
+// helper threads have CPUs beside it. Oversubscribed jobs stay unbound, so the scheduler can move
+// them.
 void bind_to_cpu(const std::string &mode, int index, int count);
 // What tells two hosts of a job that they are one machine and share its CPUs: the kernel's boot
 // id (one per running kernel: the same in every network namespace and container of it) and the
