@@ -166,7 +166,7 @@ void check_remote_range(const void *addr, size_t n, int pe, const char *call) {
 bool stream_remote(const remote_args &a, const void *addr, size_t n, void *stream, const char *call) {
   if (g_ring == nullptr || !core::is_remote(a.pe)) return false;
   check_remote_range(addr, n, a.pe, call);
-  check_launch(launch_remote(a, reinterpret_cast<CUstream>(stream)), call);
+  check_launch([&] { return launch_remote(a, reinterpret_cast<CUstream>(stream)); }, call);
   return true;
 }
 
@@ -184,8 +184,13 @@ bool gpu_heap(const char *call) {
   return true;
 }
 
-void check_launch(int err, const char *call) {
+void check_launch_result(int err, int pending, const char *call) {
   if (err != 0) fatal(call, "launching the kernel failed: %s", launch_error_text(err));
+  if (pending != 0) {
+    warn("%s: an earlier CUDA call of this thread had failed (%s) and its error was still pending; it is not this "
+         "call's, which went ahead (check the return value of each CUDA call, or cudaGetLastError after it)",
+         call, launch_error_text(pending));
+  }
 }
 
 int wave_blocks() {
@@ -212,7 +217,7 @@ constexpr size_t kernel_copy_limit = size_t(32) << 20;
 void stream_copy(void *dst, const void *src, size_t n, const void *user_buf, cudaStream_t stream, const char *call) {
   const int max_blocks = wave_blocks();
   if (n < kernel_copy_limit && device_accessible(user_buf)) {
-    check_launch(launch_copy(dst, src, n, max_blocks, reinterpret_cast<CUstream>(stream)), call);
+    check_launch([&] { return launch_copy(dst, src, n, max_blocks, reinterpret_cast<CUstream>(stream)); }, call);
     return;
   }
   check_cu(cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), n,
@@ -224,7 +229,7 @@ void stream_copy(void *dst, const void *src, size_t n, const void *user_buf, cud
 // what completing earlier puts means for load/store puts (see device.cuh).
 void stream_barrier(cudaStream_t stream, const char *call) {
   gpu_heap(call);
-  check_launch(launch_barrier(0, reinterpret_cast<CUstream>(stream)), call);
+  check_launch([&] { return launch_barrier(0, reinterpret_cast<CUstream>(stream)); }, call);
 }
 
 }  // namespace
@@ -295,7 +300,9 @@ void gpu_quiesce() {
   if (e == CUDA_SUCCESS && sc::g_ring != nullptr) {
     sc::remote_args q{};
     q.kind = sc::remote_quiet;
+    const int pending = sc::take_pending_error();  // the program's, not the launch's (check_launch)
     const int err = sc::launch_remote(q, sc::gpu.wait_stream);  // not gpu.stream: see gpu.h
+    if (err == 0) sc::check_launch_result(0, pending, "barrier_all");
     e = err != 0 ? CUDA_ERROR_LAUNCH_FAILED : sc::cu.cuStreamSynchronize(sc::gpu.wait_stream);
   }
   if (e != CUDA_SUCCESS) {
@@ -323,7 +330,7 @@ void gpu_before_teardown() {
 uint64_t gpu_amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) {
   sc::make_current();
   std::lock_guard<std::mutex> lock(sc::g_amo_mutex);
-  sc::check_launch(sc::launch_amo(op, target, size, is_float, a, b, sc::g_amo_result, sc::gpu.stream), "atomic");
+  sc::check_launch([&] { return sc::launch_amo(op, target, size, is_float, a, b, sc::g_amo_result, sc::gpu.stream); }, "atomic");
   sc::check_cu(sc::cu.cuStreamSynchronize(sc::gpu.stream), "atomic", "the atomic kernel failed");
   return *static_cast<volatile uint64_t *>(sc::g_amo_result);
 }
@@ -381,7 +388,7 @@ void symmem_quiet_on_stream(cudaStream_t stream) {
   if (!sc::proxy_ring_active()) return;
   sc::remote_args q{};
   q.kind = sc::remote_quiet;
-  sc::check_launch(sc::launch_remote(q, reinterpret_cast<CUstream>(stream)), "quiet_on_stream");
+  sc::check_launch([&] { return sc::launch_remote(q, reinterpret_cast<CUstream>(stream)); }, "quiet_on_stream");
 }
 
 void symmem_barrier_all_on_stream(cudaStream_t stream) { sc::stream_barrier(stream, "barrier_all_on_stream"); }
@@ -394,8 +401,8 @@ void symmem_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cm
   }
   const uint64_t *sig = reinterpret_cast<const uint64_t *>(
       symmem::core::translate_heap(sig_addr, sizeof(uint64_t), g.my_pe, "signal_wait_until_on_stream"));
-  sc::check_launch(sc::launch_signal_wait(sig, cmp, cmp_value, sc::g_state.gpu_scope_ok, sc::g_state.spin_limit_ns,
-                                          g.my_pe, reinterpret_cast<CUstream>(stream)),
+  sc::check_launch([&] { return sc::launch_signal_wait(sig, cmp, cmp_value, sc::g_state.gpu_scope_ok, sc::g_state.spin_limit_ns,
+                                          g.my_pe, reinterpret_cast<CUstream>(stream)); },
                    "signal_wait_until_on_stream");
 }
 
@@ -408,7 +415,7 @@ void symmem_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op,
                         sizeof(uint64_t), stream, "signal_op_on_stream"))
     return;
   uint64_t *t = reinterpret_cast<uint64_t *>(symmem::core::translate_heap(sig_addr, sizeof(uint64_t), pe, "signal_op_on_stream"));
-  sc::check_launch(sc::launch_signal_op(t, signal, sig_op, sc::g_state.gpu_scope_ok, reinterpret_cast<CUstream>(stream)),
+  sc::check_launch([&] { return sc::launch_signal_op(t, signal, sig_op, sc::g_state.gpu_scope_ok, reinterpret_cast<CUstream>(stream)); },
                    "signal_op_on_stream");
 }
 

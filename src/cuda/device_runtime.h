@@ -34,7 +34,17 @@ size_t device_sync_offset();
 const symmem_device_state &device_state();
 // Fails the job unless the heap is on the GPU; makes this PE's context current.
 bool gpu_heap(const char *call);
-void check_launch(int err, const char *call);
+// Launches with launch() (a kernels.h launcher: 0 or a CUDA error) and fails the job, naming the
+// call, when the launch failed. An error the program's own earlier CUDA calls left pending is
+// taken first, so it is not mistaken for the launch's: the launch goes ahead and a warning says
+// which error was pending (NVSHMEM's on-stream calls read it as theirs, and go on).
+int take_pending_error();  // kernels.cu
+void check_launch_result(int err, int pending, const char *call);
+template <typename Launch>
+void check_launch(Launch &&launch, const char *call) {
+  const int pending = take_pending_error();
+  check_launch_result(launch(), pending, call);
+}
 // Blocks for one 1024-thread wave of this GPU (two per SM).
 int wave_blocks();
 // True while the proxy ring exists (some PE is on another host).

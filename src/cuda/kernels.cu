@@ -281,6 +281,8 @@ __global__ void remote_kernel(remote_args a) {
 
 }  // namespace
 
+int take_pending_error() { return last(); }
+
 // Under CUDA's lazy loading (the default), a kernel's first launch loads it, and loading may wait
 // for the kernels already running: a running kernel that waits for one of these (a host atomic or
 // a staged request's atomic, a stream operation, the ring quiet) would wait for ever (CUDA's

@@ -103,7 +103,7 @@ int symmem_collective_on_stream(int kind, int team, void *dest, const void *sour
     sc::collective_across_hosts(a, t, sc::dtype_size(dtype));
     return 0;
   }
-  sc::check_launch(sc::launch_collective(a, sc::wave_blocks(), reinterpret_cast<CUstream>(stream)), sc::coll_name(kind));
+  sc::check_launch([&] { return sc::launch_collective(a, sc::wave_blocks(), reinterpret_cast<CUstream>(stream)); }, sc::coll_name(kind));
   return 0;
 }
 
@@ -120,7 +120,7 @@ int symmem_collective_on_gpu_heap(int kind, int team, void *dest, const void *so
     return 0;
   }
   // On the waiting stream (gpu.h): the kernel waits for the team's other members.
-  sc::check_launch(sc::launch_collective(a, sc::wave_blocks(), sc::gpu.wait_stream), sc::coll_name(kind));
+  sc::check_launch([&] { return sc::launch_collective(a, sc::wave_blocks(), sc::gpu.wait_stream); }, sc::coll_name(kind));
   e = sc::cu.cuStreamSynchronize(sc::gpu.wait_stream);
   if (e != CUDA_SUCCESS) symmem::fatal(sc::coll_name(kind), "the collective failed on the GPU: %s", sc::cu_text(e).c_str());
   return 0;
@@ -141,8 +141,8 @@ void symmem_putmem_signal_on_stream(void *dest, const void *source, size_t nbyte
   }
   void *d = nbytes != 0 ? symmem::core::translate_heap(dest, nbytes, pe, call) : dest;
   auto *s = reinterpret_cast<uint64_t *>(symmem::core::translate_heap(sig_addr, sizeof(uint64_t), pe, call));
-  sc::check_launch(sc::launch_put_signal(d, source, nbytes, s, signal, sig_op, sc::wave_blocks(),
-                                         reinterpret_cast<CUstream>(stream)),
+  sc::check_launch([&] { return sc::launch_put_signal(d, source, nbytes, s, signal, sig_op, sc::wave_blocks(),
+                                         reinterpret_cast<CUstream>(stream)); },
                    call);
 }
 
@@ -155,8 +155,8 @@ void symmem_wait_until_on_stream(void *ivars, size_t n, const int *status, int c
   size_t bytes = 0;
   if (__builtin_mul_overflow(n, size, &bytes)) symmem::fatal(call, "%zu elements overflow", n);
   void *iv = n != 0 ? symmem::core::translate_heap(ivars, bytes, g.my_pe, call) : ivars;
-  sc::check_launch(sc::launch_wait_until(iv, n, status, cmp, values, value, static_cast<unsigned>(size), is_signed,
-                                         reinterpret_cast<CUstream>(stream)),
+  sc::check_launch([&] { return sc::launch_wait_until(iv, n, status, cmp, values, value, static_cast<unsigned>(size), is_signed,
+                                         reinterpret_cast<CUstream>(stream)); },
                    call);
 }
 
@@ -168,7 +168,7 @@ void symmem_p_on_stream(void *dest, const void *value, size_t size, int pe, cuda
   std::memcpy(&v, value, size);
   if (sc::stream_remote({sc::remote_p, pe, dest, nullptr, size, nullptr, v, 0}, dest, size, stream, call)) return;
   void *d = symmem::core::translate_heap(dest, size, pe, call);
-  sc::check_launch(sc::launch_p(d, v, static_cast<unsigned>(size), reinterpret_cast<CUstream>(stream)), call);
+  sc::check_launch([&] { return sc::launch_p(d, v, static_cast<unsigned>(size), reinterpret_cast<CUstream>(stream)); }, call);
 }
 
 void symmem_g_on_stream(void *value, const void *source, size_t size, int pe, cudaStream_t stream) {

@@ -120,6 +120,32 @@ void test_barrier_on_stream() {
   symmem_free(slots);
 }
 
+// A CUDA call of the program that failed and whose error it never read (NVSHMEM's moe_shuffle
+// copies into a malloc'ed buffer with cudaMemcpyHostToDevice) is not the on-stream call's or the
+// barrier's failure: they work, and warn that an error was pending.
+void test_pending_program_error() {
+  int *flag = static_cast<int *>(symmem_malloc(sizeof(int)));
+  CK(cudaMemset(flag, 0, sizeof(int)));
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  char host[64] = {};
+  const auto bad_kind = static_cast<cudaMemcpyKind>(42);
+  EXPECT(cudaMemcpy(host, host + 32, 16, bad_kind) != cudaSuccess, "PE %d: a copy of kind 42 should fail", me);
+  symmem_barrier_all_on_stream(s);  // with the error pending: this ended the job
+  const int value = me + 1;
+  symmem_p_on_stream(flag, &value, sizeof value, right_pe, s);
+  symmem_barrier_all_on_stream(s);
+  CK(cudaStreamSynchronize(s));
+  EXPECT(cudaMemcpy(host, host + 32, 16, bad_kind) != cudaSuccess, "PE %d: a copy of kind 42 should fail", me);
+  symmem_barrier_all();  // across hosts the host barrier launches a quiet kernel too
+  (void)cudaGetLastError();  // on one host nothing took the second error: drop it here
+  int got = -1;
+  CK(cudaMemcpy(&got, flag, sizeof got, cudaMemcpyDeviceToHost));
+  EXPECT(got == left_pe + 1, "PE %d: p_on_stream after a pending program error: got %d, want %d", me, got, left_pe + 1);
+  CK(cudaStreamDestroy(s));
+  symmem_free(flag);
+}
+
 __global__ void device_adds(unsigned long long *counter, int times) {
   for (int k = 0; k < times; ++k) sd::atomic_fetch_add(counter, 1ull, 0);
 }
@@ -238,6 +264,7 @@ int main() {
   test_host_rma(buf);
   test_on_stream(buf, stage, sig);
   test_barrier_on_stream();
+  test_pending_program_error();
   test_host_atomics();
   test_host_strided_and_waits();
   symmem_free(sig);
