@@ -59,7 +59,7 @@ void publish() {
   publish_library_state(&g_state);
 }
 
-status fill_state(size_t sync_offset, size_t scratch_offset) {
+status fill_state(size_t sync_offset, size_t scratch_offset, size_t ll_offset) {
   const core::runtime_state &g = core::g;
   g_state = symmem_device_state{};
   g_state.my_pe = g.my_pe;
@@ -73,6 +73,7 @@ status fill_state(size_t sync_offset, size_t scratch_offset) {
   g_state.sync_offset = sync_offset;
   g_state.sync_bytes = sizeof(symmem_device_sync);
   g_state.reduce_scratch_offset = scratch_offset;
+  g_state.ll_offset = ll_offset;
   g_state.spin_limit_ns = static_cast<uint64_t>(g.cfg.wait_timeout * 1e9);
   std::vector<uint64_t> table(static_cast<size_t>(g.n_pes));
   for (int p = 0; p < g.n_pes; ++p) {
@@ -276,6 +277,8 @@ status gpu_after_init() {
   sc::g_state.sync_offset = off;  // teams_init reads it
   size_t scratch = 0;
   if (g.remote) SYMMEM_TRY(reserve_reduce_scratch(scratch));  // device reductions across hosts fetch into it
+  size_t ll = 0;  // small device fcollects without barriers
+  SYMMEM_TRY(runtime_block(size_t{SYMMEM_DEVICE_LL_TEAMS} * SYMMEM_DEVICE_LL_TEAM_BYTES, "the device LL areas", ll));
   if (const int err = sc::preload_kernels(); err != 0) {
     return fail(SYMMEM_ERR_SYSTEM, "init", "loading symmem's GPU kernels failed: %s", sc::launch_error_text(err));
   }
@@ -287,7 +290,7 @@ status gpu_after_init() {
     return sc::cu_fail(e, "init", "allocating the host-AMO result word", "check pinned-memory limits (ulimit -l)");
   }
   SYMMEM_TRY(sc::start_proxy());
-  SYMMEM_TRY(sc::fill_state(off, scratch));
+  SYMMEM_TRY(sc::fill_state(off, scratch, ll));
   sc::publish();
   return ok_status;
 }

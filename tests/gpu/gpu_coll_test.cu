@@ -271,9 +271,57 @@ void test_collective_launch(int *slot) {
   CK(cudaFree(arrived));
 }
 
+// Back-to-back fcollects in one kernel with no barrier between them, the source rewritten for
+// every call and each result checked in the kernel: small blocks on the teams made at init take
+// the LL areas by turns (coll.cuh, fcollect_ll), which only the calls' own order keeps apart.
+__device__ int ll_value(int pe, int it, size_t i) { return pe * 1000003 + it * 7919 + (int)i; }
+
+__global__ void back_to_back_kernel(int f, nvshmem_team_t team, int *d, int *s, size_t n, int iters,
+                                    const int *world, int *errors) {
+  const bool in_group = f == f_thread ? threadIdx.x == 0 : f == f_warp ? threadIdx.x < 32 : true;
+  if (!in_group) return;
+  const size_t tid = f == f_thread ? 0 : threadIdx.x, nth = f == f_thread ? 1 : f == f_warp ? 32 : blockDim.x;
+  const int tn = nvshmem_team_n_pes(team), me_pe = nvshmem_my_pe();
+  for (int it = 0; it < iters; ++it) {
+    for (size_t i = tid; i < n; i += nth) s[i] = ll_value(me_pe, it, i);
+    if (f == f_thread) nvshmem_int_fcollect(team, d, s, n);
+    if (f == f_warp) nvshmemx_int_fcollect_warp(team, d, s, n);
+    if (f == f_block) nvshmemx_int_fcollect_block(team, d, s, n);
+    for (size_t i = tid; i < n * tn; i += nth)
+      if (d[i] != ll_value(world[i / n], it, i % n)) atomicAdd(errors, 1);
+  }
+}
+
+void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st) {
+  const int tn = nvshmem_team_n_pes(team);
+  std::vector<int> world(tn);
+  for (int j = 0; j < tn; ++j) world[j] = world_of(team, j);
+  int *w = nullptr, *errors = nullptr;
+  CK(cudaMalloc(&w, tn * sizeof(int)));
+  CK(cudaMalloc(&errors, sizeof(int)));
+  CK(cudaMemcpy(w, world.data(), tn * sizeof(int), cudaMemcpyHostToDevice));
+  for (size_t n : {size_t(1), size_t(2), size_t(128), size_t(129)}) {  // 4 B .. 512 B: LL; 516 B: barriers
+    for (int f = f_thread; f <= f_block; ++f) {
+      CK(cudaMemset(errors, 0, sizeof(int)));
+      nvshmem_barrier(team);
+      back_to_back_kernel<<<1, 256, 0, st>>>(f, team, dst, src, n, 300, w, errors);
+      CK(cudaGetLastError());
+      CK(cudaStreamSynchronize(st));
+      int bad = -1;
+      CK(cudaMemcpy(&bad, errors, sizeof bad, cudaMemcpyDeviceToHost));
+      EXPECT(bad == 0, "PE %d: %d wrong elements in 300 back-to-back %s fcollects of %zu ints (team of %d)", me, bad,
+             form_name[f], n, tn);
+    }
+  }
+  nvshmem_barrier(team);
+  CK(cudaFree(errors));
+  CK(cudaFree(w));
+}
+
 void run_all(nvshmem_team_t team, void *a, void *b, cudaStream_t st) {
   test_team_routines(team);
   test_move(team, static_cast<int *>(a), static_cast<int *>(b), st);
+  test_back_to_back(team, static_cast<int *>(a), static_cast<int *>(b), st);
   test_reduce<SYMMEM_RED_SUM, int>("int sum", isum_run, team, a, b, st);
   test_reduce<SYMMEM_RED_MAX, float>("float max", fmax_run, team, a, b, st);
   test_reduce<SYMMEM_RED_XOR, uint64_t>("uint64 xor", uxor_run, team, a, b, st);
@@ -295,6 +343,7 @@ int main() {
   cudaStream_t st;
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
   run_all(NVSHMEM_TEAM_WORLD, a, b, st);
+  test_back_to_back(NVSHMEMX_TEAM_NODE, static_cast<int *>(a), static_cast<int *>(b), st);
   nvshmem_team_t odd = NVSHMEM_TEAM_INVALID;
   EXPECT(nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, npes > 1 ? 1 : 0, 2, npes > 1 ? npes / 2 : 1, nullptr, 0, &odd) == 0,
          "split");

@@ -205,6 +205,89 @@ __device__ __forceinline__ void reduce_staged(int team, const symmem_device_team
   }
 }
 
+/* ---- small fcollects without barriers (LL: NVSHMEM's low-latency protocol) -------------------
+ * On a team made at init whose members are all mapped here, a block of up to
+ * SYMMEM_DEVICE_LL_BYTES (a multiple of 4) travels as 8-byte words, each 4 bytes of data beside
+ * the call's flag (this PE's count of LL fcollects on the team, the same on every member: the
+ * calls are collective). Each member stores its words into its own slot of every member's LL area
+ * for the call's parity, then reads every member's slot in its own area, waiting for each word to
+ * carry the flag. A 64-bit store is seen whole, so a word with the flag has its data; no barrier,
+ * no fence. A slot of parity p is written again two calls later, by a member that has received
+ * every member's block of the call between, so every member has finished reading it. */
+template <typename G>
+__device__ __forceinline__ bool ll_fits(int team, const symmem_device_team &t, size_t bytes) {
+  const symmem_device_state &s = symmem_state_;
+  // Warps and blocks only: one thread polls word after word, and past a few words the barriers
+  // are cheaper (4 PEs, 512 B each: 100 us against 17; NVSHMEM keeps threads off LL too).
+  return G::size() > 1 && team < SYMMEM_DEVICE_LL_TEAMS && s.ll_offset != 0 && bytes != 0 &&
+         bytes <= SYMMEM_DEVICE_LL_BYTES && bytes % 4 == 0 && t.size <= SYMMEM_DEVICE_LL_MEMBERS && s.proxy_ring == 0;
+}
+
+__device__ __noinline__ inline void ll_timeout(int member, size_t word, uint64_t seen, uint32_t flag) {
+  printf("symmem: PE %d: fcollect: waited past SYMMEM_WAIT_TIMEOUT for word %llu of team member %d's block (it holds "
+         "flag %u, the call's is %u). The member never made this call: check that every PE makes the same calls\n",
+         symmem_state_.my_pe, (unsigned long long)word, member, (unsigned)(seen >> 32), flag);
+  __trap();
+}
+
+template <typename G>
+__device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &t, void *dest, const void *src,
+                                            size_t bytes) {
+  const symmem_device_state &s = symmem_state_;
+  const bool gs = s.gpu_scope_ok != 0;
+  uint64_t *calls = &((symmem_device_sync *)(s.heap_base + s.sync_offset))->team[team].ll_calls;  // this PE's
+  calls = (uint64_t *)(base_of(s.my_pe) + ((uint64_t)calls - s.heap_base));
+  /* The call's number picks the parity; its flag is never 0 (what a fresh area holds) and differs
+   * from the flags of the two calls before it, whatever the count. */
+  const uint64_t call = ld_relaxed(calls, true) + 1;
+  const uint32_t flag = (uint32_t)(call % 0xFFFFFFFFull) + 1;
+  G::sync();  // every thread has the count before the first one stores the next
+  const size_t words = bytes / 4;
+  /* Slot j of parity p of the team's area: member j's block. */
+  const uint64_t area = s.heap_base + s.ll_offset + (uint64_t)team * SYMMEM_DEVICE_LL_TEAM_BYTES +
+                        (call & 1) * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES;
+  const uint32_t *in = (const uint32_t *)src;
+  for (int k = 1; k < t.size; ++k) {  // the right neighbour first, as the other collectives
+    const int j = (t.my_index + k) % t.size;
+    uint64_t *to = peer((uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES), member_pe(t, j), "fcollect");
+    for (size_t w = G::idx(); w < words; w += G::size()) *(volatile uint64_t *)(to + w) = ((uint64_t)flag << 32) | in[w];
+  }
+  uint32_t *out = (uint32_t *)dest;
+  for (size_t w = G::idx(); w < words; w += G::size()) out[(size_t)t.my_index * words + w] = in[w];
+  /* Every other member's words, counted q = (k - 1) * words + w from the left neighbour on (k: its
+   * distance), a thread's share loaded four at a time so that the loads overlap, then checked. */
+  const uint64_t *mine = (const uint64_t *)(base_of(s.my_pe) + (area - s.heap_base));
+  const size_t total = (size_t)(t.size - 1) * words;
+  constexpr int kLoads = 4;
+  for (size_t q0 = G::idx(); q0 < total; q0 += kLoads * G::size()) {
+    uint64_t v[kLoads];
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const size_t q = q0 + (size_t)u * G::size();
+      const int j = (t.my_index + t.size - 1 - (int)(q / words)) % t.size;
+      if (q < total) v[u] = ld_relaxed(mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + q % words, gs);
+    }
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) {
+      const size_t q = q0 + (size_t)u * G::size(), w = q % words;
+      if (q >= total) break;
+      const int j = (t.my_index + t.size - 1 - (int)(q / words)) % t.size;
+      if ((uint32_t)(v[u] >> 32) != flag) {
+        const uint64_t *p = mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + w;
+        const uint64_t start = globaltimer();
+        uint32_t turns = 0;
+        while ((uint32_t)((v[u] = ld_relaxed(p, gs)) >> 32) != flag) {
+          if (spin_expired(start, s.spin_limit_ns, turns)) ll_timeout(j, w, v[u], flag);
+        }
+      }
+      out[(size_t)j * words + w] = (uint32_t)v[u];
+    }
+  }
+  G::sync();  // the group's words are read: the next call may count
+  if (G::idx() == 0) asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(calls), "l"(call) : "memory");
+  G::sync();
+}
+
 __host__ __device__ __forceinline__ bool overlaps(const void *a, size_t an, const void *b, size_t bn) {
   return (const char *)a < (const char *)b + bn && (const char *)b < (const char *)a + an;
 }
@@ -311,6 +394,7 @@ __device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int fcollect(int team, T *dest, const T *src, size_t nelems) {
   const symmem_device_team t = detail::team_of(team, "fcollect");
+  if (detail::ll_fits<G>(team, t, nelems * sizeof(T))) return detail::fcollect_ll<G>(team, t, dest, src, nelems * sizeof(T)), 0;
   detail::group_barrier<G>(team, "fcollect");
   if (detail::any_remote(t)) detail::fcollect_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
   else detail::fcollect_data(t, dest, src, nelems, G::idx(), G::size());

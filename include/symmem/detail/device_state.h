@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define SYMMEM_DEVICE_STATE_VERSION 4
+#define SYMMEM_DEVICE_STATE_VERSION 5
 /* Peers listed inline (in __constant__ memory); more PEs use peer_base_ext. Kept small because
  * every translation unit that includes device.cuh holds its own copy, and an -rdc program links
  * them all into one module with 64 KiB of constant memory. */
@@ -29,6 +29,16 @@ extern "C" {
 /* Per team index, the bytes of this PE's scratch into which device reductions fetch the sources of
  * members on other hosts (include/symmem/detail/coll.cuh, reduce_remote). */
 #define SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES 65536
+/* Small fcollects on the teams made at init (world, shared, node: indices below
+ * SYMMEM_DEVICE_LL_TEAMS) go without barriers (coll.cuh, fcollect_ll): each member stores its
+ * block, 4 bytes of data and the call's 4-byte flag per 8-byte word, into a slot of its own in
+ * every member's LL area, two areas per team used by turns. Up to SYMMEM_DEVICE_LL_BYTES per
+ * member and SYMMEM_DEVICE_LL_MEMBERS members. */
+#define SYMMEM_DEVICE_LL_TEAMS 3
+#define SYMMEM_DEVICE_LL_BYTES 512
+#define SYMMEM_DEVICE_LL_MEMBERS 32
+#define SYMMEM_DEVICE_LL_SLOT_BYTES (SYMMEM_DEVICE_LL_BYTES * 2)
+#define SYMMEM_DEVICE_LL_TEAM_BYTES (2 * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES)
 
 /* A team as kernels see it: world PE of member i is start + i * stride. size 0: no such team. */
 typedef struct symmem_device_team {
@@ -58,6 +68,8 @@ typedef struct symmem_device_state {
   /* Heap offset of the device reductions' scratch, SYMMEM_DEVICE_MAX_TEAMS blocks of
    * SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES (one per team index); 0 when there is no ring. */
   uint64_t reduce_scratch_offset;
+  /* Heap offset of the LL areas, SYMMEM_DEVICE_LL_TEAMS blocks of SYMMEM_DEVICE_LL_TEAM_BYTES. */
+  uint64_t ll_offset;
   uint64_t peer_base[SYMMEM_DEVICE_MAX_PES]; /* where PE p's heap is mapped here (| SYMMEM_DEVICE_PEER_SYS
                                                 when on another GPU); 0: not accessible */
 } symmem_device_state;
@@ -69,7 +81,8 @@ typedef struct symmem_device_state {
  * only grow, so a slot needs no reset and no double buffering. */
 typedef struct symmem_device_team_sync {
   uint64_t barrier_epoch; /* barriers this PE has entered on the team, device and on-stream alike */
-  uint64_t pad0[7];
+  uint64_t ll_calls;      /* LL fcollects this PE has made on the team (device_state.h above) */
+  uint64_t pad0[6];
   uint64_t slot[SYMMEM_DEVICE_SYNC_ROUNDS][8]; /* [round][0], one 64-byte line each */
 } symmem_device_team_sync;
 
