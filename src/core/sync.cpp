@@ -179,9 +179,10 @@ bool node_oversubscribed() {
     // says nothing about the others: the host's CPUs then; otherwise the CPUs this PE may use.
     cpu_set_t set;
     long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
-    const char *shared = std::getenv(launcher::env_cpus);
-    if (shared != nullptr && std::atol(shared) > 0) {
-      cpus = std::atol(shared);
+    const char *env = std::getenv(launcher::env_cpus);
+    const long shared = env != nullptr ? std::atol(env) : 0;
+    if (shared > 0) {
+      cpus = shared;
     } else if (cpus <= 1) {
       cpus = sysconf(_SC_NPROCESSORS_ONLN);
     }

@@ -404,9 +404,12 @@ void symmem_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cm
   }
   const uint64_t *sig = reinterpret_cast<const uint64_t *>(
       symmem::core::translate_heap(sig_addr, sizeof(uint64_t), g.my_pe, "signal_wait_until_on_stream"));
-  sc::check_launch([&] { return sc::launch_signal_wait(sig, cmp, cmp_value, sc::g_state.gpu_scope_ok, sc::g_state.spin_limit_ns,
-                                          g.my_pe, reinterpret_cast<CUstream>(stream)); },
-                   "signal_wait_until_on_stream");
+  sc::check_launch(
+      [&] {
+        return sc::launch_signal_wait(sig, cmp, cmp_value, sc::g_state.gpu_scope_ok, sc::g_state.spin_limit_ns, g.my_pe,
+                                      reinterpret_cast<CUstream>(stream));
+      },
+      "signal_wait_until_on_stream");
 }
 
 void symmem_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
@@ -418,8 +421,9 @@ void symmem_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op,
                         sizeof(uint64_t), stream, "signal_op_on_stream"))
     return;
   uint64_t *t = reinterpret_cast<uint64_t *>(symmem::core::translate_heap(sig_addr, sizeof(uint64_t), pe, "signal_op_on_stream"));
-  sc::check_launch([&] { return sc::launch_signal_op(t, signal, sig_op, sc::g_state.gpu_scope_ok, reinterpret_cast<CUstream>(stream)); },
-                   "signal_op_on_stream");
+  sc::check_launch(
+      [&] { return sc::launch_signal_op(t, signal, sig_op, sc::g_state.gpu_scope_ok, reinterpret_cast<CUstream>(stream)); },
+      "signal_op_on_stream");
 }
 
 }  // extern "C"

@@ -141,9 +141,11 @@ void symmem_putmem_signal_on_stream(void *dest, const void *source, size_t nbyte
   }
   void *d = nbytes != 0 ? symmem::core::translate_heap(dest, nbytes, pe, call) : dest;
   auto *s = reinterpret_cast<uint64_t *>(symmem::core::translate_heap(sig_addr, sizeof(uint64_t), pe, call));
-  sc::check_launch([&] { return sc::launch_put_signal(d, source, nbytes, s, signal, sig_op, sc::wave_blocks(),
-                                         reinterpret_cast<CUstream>(stream)); },
-                   call);
+  sc::check_launch(
+      [&] {
+        return sc::launch_put_signal(d, source, nbytes, s, signal, sig_op, sc::wave_blocks(), reinterpret_cast<CUstream>(stream));
+      },
+      call);
 }
 
 void symmem_wait_until_on_stream(void *ivars, size_t n, const int *status, int cmp, const void *values, uint64_t value,
@@ -155,9 +157,12 @@ void symmem_wait_until_on_stream(void *ivars, size_t n, const int *status, int c
   size_t bytes = 0;
   if (__builtin_mul_overflow(n, size, &bytes)) symmem::fatal(call, "%zu elements overflow", n);
   void *iv = n != 0 ? symmem::core::translate_heap(ivars, bytes, g.my_pe, call) : ivars;
-  sc::check_launch([&] { return sc::launch_wait_until(iv, n, status, cmp, values, value, static_cast<unsigned>(size), is_signed,
-                                         reinterpret_cast<CUstream>(stream)); },
-                   call);
+  sc::check_launch(
+      [&] {
+        return sc::launch_wait_until(iv, n, status, cmp, values, value, static_cast<unsigned>(size), is_signed,
+                                     reinterpret_cast<CUstream>(stream));
+      },
+      call);
 }
 
 void symmem_p_on_stream(void *dest, const void *value, size_t size, int pe, cudaStream_t stream) {

@@ -607,11 +607,6 @@ void stream(int to) {
   symmem_free(s);
 }
 
-// Host and on-stream collectives on the GPU heap over SYMMEM_TEAM_WORLD (which spans the hosts
-// when the job does: then carried out with puts, gets and team syncs, coll_hosts.cpp), each onto
-// poisoned memory and checked per element: broadcast from every root, fcollect, alltoall, sum of
-// ints and floats, max of doubles, min of halfs, maxloc of double2, reducescatter, a sum in place,
-// and an on-stream sum.
 // Inputs and checks shared by the host (coll) and device (dred) reductions: a half min whose
 // values repeat across PEs, and a double2 maxloc with ties (the smaller PE index wins).
 std::vector<__half> half_min_input(int pe, size_t count) {
@@ -645,6 +640,11 @@ void check_maxloc(const char *what, const std::vector<double2> &got, int n) {
   }
 }
 
+// Host and on-stream collectives on the GPU heap over SYMMEM_TEAM_WORLD (which spans the hosts
+// when the job does: then carried out with puts, gets and team syncs, coll_hosts.cpp), each onto
+// poisoned memory and checked per element: broadcast from every root, fcollect, alltoall, sum of
+// ints and floats, max of doubles, min of halfs, maxloc of double2, reducescatter, a sum in place,
+// and an on-stream sum.
 void coll(int) {
   const int me = g_me, n = g_npes;
   constexpr size_t E = 300;  // elements per PE's block

@@ -235,8 +235,7 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
                                             size_t bytes) {
   const symmem_device_state &s = symmem_state_;
   const bool gs = s.gpu_scope_ok != 0;
-  uint64_t *calls = &((symmem_device_sync *)(s.heap_base + s.sync_offset))->team[team].ll_calls;  // this PE's
-  calls = (uint64_t *)(base_of(s.my_pe) + ((uint64_t)calls - s.heap_base));
+  uint64_t *calls = &sync_of(s.my_pe)->team[team].ll_calls;
   /* The call's number picks the parity; its flag is never 0 (what a fresh area holds) and differs
    * from the flags of the two calls before it, whatever the count. */
   const uint64_t call = ld_relaxed(calls, true) + 1;
@@ -256,24 +255,25 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
   for (size_t w = G::idx(); w < words; w += G::size()) out[(size_t)t.my_index * words + w] = in[w];
   /* Every other member's words, counted q = (k - 1) * words + w from the left neighbour on (k: its
    * distance), a thread's share loaded four at a time so that the loads overlap, then checked. */
-  const uint64_t *mine = (const uint64_t *)(base_of(s.my_pe) + (area - s.heap_base));
+  const uint64_t *mine = peer((const uint64_t *)area, s.my_pe, "fcollect");
   const size_t total = (size_t)(t.size - 1) * words;
+  auto member_of = [&](size_t q) { return (t.my_index + t.size - 1 - (int)(q / words)) % t.size; };
+  auto word_at = [&](size_t q) { return mine + (size_t)member_of(q) * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + q % words; };
   constexpr int kLoads = 4;
   for (size_t q0 = G::idx(); q0 < total; q0 += kLoads * G::size()) {
     uint64_t v[kLoads];
 #pragma unroll
     for (int u = 0; u < kLoads; ++u) {
       const size_t q = q0 + (size_t)u * G::size();
-      const int j = (t.my_index + t.size - 1 - (int)(q / words)) % t.size;
-      if (q < total) v[u] = ld_relaxed(mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + q % words, gs);
+      if (q < total) v[u] = ld_relaxed(word_at(q), gs);
     }
 #pragma unroll
     for (int u = 0; u < kLoads; ++u) {
       const size_t q = q0 + (size_t)u * G::size(), w = q % words;
       if (q >= total) break;
-      const int j = (t.my_index + t.size - 1 - (int)(q / words)) % t.size;
+      const int j = member_of(q);
       if ((uint32_t)(v[u] >> 32) != flag) {
-        const uint64_t *p = mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + w;
+        const uint64_t *p = word_at(q);
         const uint64_t start = globaltimer();
         uint32_t turns = 0;
         while ((uint32_t)((v[u] = ld_relaxed(p, gs)) >> 32) != flag) {
