@@ -277,8 +277,8 @@ status gpu_after_init() {
   sc::g_state.sync_offset = off;  // teams_init reads it
   size_t scratch = 0;
   if (g.remote) SYMMEM_TRY(reserve_reduce_scratch(scratch));  // device reductions across hosts fetch into it
-  size_t ll = 0;  // small device fcollects without barriers
-  SYMMEM_TRY(runtime_block(size_t{SYMMEM_DEVICE_LL_TEAMS} * SYMMEM_DEVICE_LL_TEAM_BYTES, "the device LL areas", ll));
+  size_t ll = 0;  // small device fcollects and broadcasts without barriers
+  SYMMEM_TRY(runtime_block(size_t{SYMMEM_DEVICE_LL_AREA_BYTES}, "the device LL areas", ll));
   if (const int err = sc::preload_kernels(); err != 0) {
     return fail(SYMMEM_ERR_SYSTEM, "init", "loading symmem's GPU kernels failed: %s", sc::launch_error_text(err));
   }

@@ -271,24 +271,40 @@ void test_collective_launch(int *slot) {
   CK(cudaFree(arrived));
 }
 
-// Back-to-back fcollects in one kernel with no barrier between them, the source rewritten for
-// every call and each result checked in the kernel: small blocks on the teams made at init take
-// the LL areas by turns (coll.cuh, fcollect_ll), which only the calls' own order keeps apart.
+// Back-to-back fcollects and broadcasts in one kernel with no barrier between them, the source
+// rewritten for every call, the broadcast's root moving on every call, and each result checked in
+// the kernel: small blocks on the teams made at init go through the LL areas (coll.cuh), which
+// only the calls' own order keeps apart (fcollect: two areas by turns; broadcast: an offset that
+// advances with every call and a barrier when the area is full, every 8 calls at 8 KiB). No
+// __syncthreads in the block form: a block's call starts and ends with one, as NVSHMEM's do.
 __device__ int ll_value(int pe, int it, size_t i) { return pe * 1000003 + it * 7919 + (int)i; }
+enum b2b_kind { b_fcollect, b_bcast, b_both };
+const char *b2b_name[] = {"fcollect", "broadcast", "broadcast+fcollect"};
 
-__global__ void back_to_back_kernel(int f, nvshmem_team_t team, int *d, int *s, size_t n, int iters,
+__global__ void back_to_back_kernel(int kind, int f, nvshmem_team_t team, int *d, int *s, size_t n, int iters,
                                     const int *world, int *errors) {
   const bool in_group = f == f_thread ? threadIdx.x == 0 : f == f_warp ? threadIdx.x < 32 : true;
   if (!in_group) return;
   const size_t tid = f == f_thread ? 0 : threadIdx.x, nth = f == f_thread ? 1 : f == f_warp ? 32 : blockDim.x;
   const int tn = nvshmem_team_n_pes(team), me_pe = nvshmem_my_pe();
+  int *bd = d + n * tn;  // the broadcast's dest, after the fcollect's
   for (int it = 0; it < iters; ++it) {
     for (size_t i = tid; i < n; i += nth) s[i] = ll_value(me_pe, it, i);
-    if (f == f_thread) nvshmem_int_fcollect(team, d, s, n);
-    if (f == f_warp) nvshmemx_int_fcollect_warp(team, d, s, n);
-    if (f == f_block) nvshmemx_int_fcollect_block(team, d, s, n);
-    for (size_t i = tid; i < n * tn; i += nth)
-      if (d[i] != ll_value(world[i / n], it, i % n)) atomicAdd(errors, 1);
+    if (kind != b_fcollect) {
+      const int root = it % tn;
+      if (f == f_thread) nvshmem_int_broadcast(team, bd, s, n, root);
+      if (f == f_warp) nvshmemx_int_broadcast_warp(team, bd, s, n, root);
+      if (f == f_block) nvshmemx_int_broadcast_block(team, bd, s, n, root);
+      for (size_t i = tid; i < n; i += nth)
+        if (bd[i] != ll_value(world[root], it, i)) atomicAdd(errors, 1);
+    }
+    if (kind != b_bcast) {
+      if (f == f_thread) nvshmem_int_fcollect(team, d, s, n);
+      if (f == f_warp) nvshmemx_int_fcollect_warp(team, d, s, n);
+      if (f == f_block) nvshmemx_int_fcollect_block(team, d, s, n);
+      for (size_t i = tid; i < n * tn; i += nth)
+        if (d[i] != ll_value(world[i / n], it, i % n)) atomicAdd(errors, 1);
+    }
   }
 }
 
@@ -300,17 +316,28 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
   CK(cudaMalloc(&w, tn * sizeof(int)));
   CK(cudaMalloc(&errors, sizeof(int)));
   CK(cudaMemcpy(w, world.data(), tn * sizeof(int), cudaMemcpyHostToDevice));
-  for (size_t n : {size_t(1), size_t(2), size_t(128), size_t(129)}) {  // 4 B .. 512 B: LL; 516 B: barriers
-    for (int f = f_thread; f <= f_block; ++f) {
-      CK(cudaMemset(errors, 0, sizeof(int)));
-      nvshmem_barrier(team);
-      back_to_back_kernel<<<1, 256, 0, st>>>(f, team, dst, src, n, 300, w, errors);
-      CK(cudaGetLastError());
-      CK(cudaStreamSynchronize(st));
-      int bad = -1;
-      CK(cudaMemcpy(&bad, errors, sizeof bad, cudaMemcpyDeviceToHost));
-      EXPECT(bad == 0, "PE %d: %d wrong elements in 300 back-to-back %s fcollects of %zu ints (team of %d)", me, bad,
-             form_name[f], n, tn);
+  // fcollect: LL up to 512 B per member for a warp, 1 KiB for a block, then barriers; broadcast:
+  // LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB for a block, then barriers.
+  const std::vector<size_t> sizes[] = {{1, 2, 128, 129, 256, 257}, {1, 2, 16, 17, 1024, 1025, 2048, 2049}, {2, 128}};
+  int poison_int;
+  std::memset(&poison_int, gt::poison, sizeof poison_int);
+  for (int kind = b_fcollect; kind <= b_both; ++kind) {
+    for (size_t n : sizes[kind]) {
+      for (int f = f_thread; f <= f_block; ++f) {
+        CK(cudaMemset(errors, 0, sizeof(int)));
+        CK(cudaMemset(dst, gt::poison, (n * (tn + 1) + 16) * sizeof(int)));
+        nvshmem_barrier(team);
+        back_to_back_kernel<<<1, 256, 0, st>>>(kind, f, team, dst, src, n, 300, w, errors);
+        CK(cudaGetLastError());
+        CK(cudaStreamSynchronize(st));
+        int bad = -1;
+        CK(cudaMemcpy(&bad, errors, sizeof bad, cudaMemcpyDeviceToHost));
+        EXPECT(bad == 0, "PE %d: %d wrong elements in 300 back-to-back %s calls of %zu ints (%s, team of %d)", me,
+               bad, b2b_name[kind], n, form_name[f], tn);
+        std::vector<int> tail(16);
+        CK(cudaMemcpy(tail.data(), dst + n * (tn + 1), tail.size() * sizeof(int), cudaMemcpyDeviceToHost));
+        for (int v : tail) EXPECT(v == poison_int, "PE %d: %s %s wrote past the end", me, b2b_name[kind], form_name[f]);
+      }
     }
   }
   nvshmem_barrier(team);
@@ -318,10 +345,52 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
   CK(cudaFree(w));
 }
 
+// Bytes at an odd address, a multiple of 4 long: too small for anything but LL, which moves
+// 4-byte words, so it must take the aligned path (a misaligned word load faults the kernel).
+__global__ void odd_bytes_kernel(int f, nvshmem_team_t team, char *d, const char *s, size_t n, int root) {
+  if (f == f_warp && threadIdx.x < 32) {
+    nvshmemx_char_fcollect_warp(team, d, s, n);
+    nvshmemx_char_broadcast_warp(team, d + n * nvshmem_team_n_pes(team), s, n, root);
+  } else if (f == f_block) {
+    nvshmemx_char_fcollect_block(team, d, s, n);
+    nvshmemx_char_broadcast_block(team, d + n * nvshmem_team_n_pes(team), s, n, root);
+  }
+}
+
+void test_odd_bytes(nvshmem_team_t team, char *src, char *dst, cudaStream_t st) {
+  const int tn = nvshmem_team_n_pes(team);
+  const size_t n = 8;
+  for (int f = f_warp; f <= f_block; ++f) {
+    ++round_no;
+    const int root = round_no % tn;
+    auto mine = gt::pattern(me, round_no, n);
+    CK(cudaMemcpy(src + 1, mine.data(), n, cudaMemcpyHostToDevice));
+    CK(cudaMemset(dst, gt::poison, n * (tn + 1) + 2));
+    nvshmem_barrier(team);
+    odd_bytes_kernel<<<1, 64, 0, st>>>(f, team, dst + 1, src + 1, n, root);
+    const cudaError_t e = cudaStreamSynchronize(st);
+    EXPECT(e == cudaSuccess, "PE %d: %s fcollect/broadcast of %zu bytes at an odd address: %s", me, form_name[f], n,
+           cudaGetErrorString(e));
+    if (e != cudaSuccess) return;
+    nvshmem_barrier(team);
+    std::vector<unsigned char> got(n * (tn + 1) + 2);
+    CK(cudaMemcpy(got.data(), dst, got.size(), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n * (tn + 1); ++i) {
+      const int from = i < n * tn ? world_of(team, (int)(i / n)) : world_of(team, root);
+      const unsigned char want = gt::pattern(from, round_no, n)[i % n];
+      EXPECT(got[i + 1] == want, "PE %d: %s odd-address %s byte %zu is %d, expected %d", me, form_name[f],
+             i < n * tn ? "fcollect" : "broadcast", i % n, got[i + 1], want);
+    }
+    EXPECT(got[0] == (unsigned char)gt::poison && got.back() == (unsigned char)gt::poison,
+           "PE %d: odd-address collectives wrote outside their dest", me);
+  }
+}
+
 void run_all(nvshmem_team_t team, void *a, void *b, cudaStream_t st) {
   test_team_routines(team);
   test_move(team, static_cast<int *>(a), static_cast<int *>(b), st);
   test_back_to_back(team, static_cast<int *>(a), static_cast<int *>(b), st);
+  test_odd_bytes(team, static_cast<char *>(a), static_cast<char *>(b), st);
   test_reduce<SYMMEM_RED_SUM, int>("int sum", isum_run, team, a, b, st);
   test_reduce<SYMMEM_RED_MAX, float>("float max", fmax_run, team, a, b, st);
   test_reduce<SYMMEM_RED_XOR, uint64_t>("uint64 xor", uxor_run, team, a, b, st);

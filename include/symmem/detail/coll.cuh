@@ -205,61 +205,72 @@ __device__ __forceinline__ void reduce_staged(int team, const symmem_device_team
   }
 }
 
-/* ---- small fcollects without barriers (LL: NVSHMEM's low-latency protocol) -------------------
- * On a team made at init whose members are all mapped here, a block of up to
- * SYMMEM_DEVICE_LL_BYTES (a multiple of 4) travels as 8-byte words, each 4 bytes of data beside
- * the call's flag (this PE's count of LL fcollects on the team, the same on every member: the
- * calls are collective). Each member stores its words into its own slot of every member's LL area
- * for the call's parity, then reads every member's slot in its own area, waiting for each word to
- * carry the flag. A 64-bit store is seen whole, so a word with the flag has its data; no barrier,
- * no fence. A slot of parity p is written again two calls later, by a member that has received
- * every member's block of the call between, so every member has finished reading it. */
-template <typename G>
-__device__ __forceinline__ bool ll_fits(int team, const symmem_device_team &t, size_t bytes) {
+/* ---- small fcollects and broadcasts without barriers (LL: NVSHMEM's low-latency protocol) -----
+ * On a team made at init whose members are all mapped here, data travels as 8-byte words, each 4
+ * bytes of data beside the call's 4-byte flag, stored into an area of the receiving member that
+ * the call owns; the receiver waits for each word to carry the flag. A 64-bit store is seen
+ * whole, so a word with the flag has its data: no barrier, no fence. Flags count the calls of
+ * their kind on the team (the same on every member: the calls are collective), are never 0 (what
+ * a fresh area holds) and differ from every recent call's.
+ *
+ * fcollect (up to SYMMEM_DEVICE_LL_BYTES per member by a block, SYMMEM_DEVICE_LL_WARP_BYTES by a
+ * warp, a multiple of 4): each member stores its
+ * block into its own slot of every member's LL area for the call's parity, then reads every
+ * member's slot in its own area. A slot of parity p is written again two calls later, by a member
+ * that has received every member's block of the call between, so every member has finished
+ * reading it.
+ *
+ * broadcast (up to SYMMEM_DEVICE_LL_BCAST_BYTES by a block, _WARP_BYTES by a warp, _THREAD_BYTES
+ * by one thread):
+ * the root stores the words at the call's offset into every other member's broadcast area; the
+ * offset advances by the call's words on every member alike. Here a receiver tells the root
+ * nothing, so when a call's words do not fit before the area's end, the members first take a team
+ * barrier and start again at offset 0: every member has then left every earlier call. */
+__device__ __forceinline__ bool ll_common(int team, const symmem_device_team &t, const void *dest, const void *src,
+                                          size_t bytes) {
   const symmem_device_state &s = symmem_state_;
-  // Warps and blocks only: one thread polls word after word, and past a few words the barriers
-  // are cheaper (4 PEs, 512 B each: 100 us against 17; NVSHMEM keeps threads off LL too).
-  return G::size() > 1 && team < SYMMEM_DEVICE_LL_TEAMS && s.ll_offset != 0 && bytes != 0 &&
-         bytes <= SYMMEM_DEVICE_LL_BYTES && bytes % 4 == 0 && t.size <= SYMMEM_DEVICE_LL_MEMBERS && s.proxy_ring == 0;
+  return team < SYMMEM_DEVICE_LL_TEAMS && s.ll_offset != 0 && bytes != 0 && bytes % 4 == 0 &&
+         (((uintptr_t)dest | (uintptr_t)src) & 3) == 0 && t.size <= SYMMEM_DEVICE_LL_MEMBERS && s.proxy_ring == 0;
 }
 
-__device__ __noinline__ inline void ll_timeout(int member, size_t word, uint64_t seen, uint32_t flag) {
-  printf("symmem: PE %d: fcollect: waited past SYMMEM_WAIT_TIMEOUT for word %llu of team member %d's block (it holds "
-         "flag %u, the call's is %u). The member never made this call: check that every PE makes the same calls\n",
-         symmem_state_.my_pe, (unsigned long long)word, member, (unsigned)(seen >> 32), flag);
+template <typename G>
+__device__ __forceinline__ bool ll_fits(int team, const symmem_device_team &t, const void *dest, const void *src,
+                                        size_t bytes) {
+  // Warps and blocks only: one thread polls word after word, and past a few words the barriers
+  // are cheaper (4 PEs, 512 B each: 100 us against 17; NVSHMEM keeps threads off LL too).
+  constexpr size_t limit = std::is_same<G, group_warp>::value ? SYMMEM_DEVICE_LL_WARP_BYTES : SYMMEM_DEVICE_LL_BYTES;
+  return G::size() > 1 && bytes <= limit && ll_common(team, t, dest, src, bytes);
+}
+
+template <typename G>
+__device__ __forceinline__ bool ll_bcast_fits(int team, const symmem_device_team &t, const void *dest,
+                                              const void *src, size_t bytes) {
+  // Past these a warp's lanes (a thread) poll more words than two barriers cost: a warp's 8 KiB
+  // took 8.4 us by LL, 3.8 us by barriers (2 PEs); a block's 8 KiB 2.0 us by LL.
+  constexpr size_t limit = std::is_same<G, group_thread>::value ? SYMMEM_DEVICE_LL_BCAST_THREAD_BYTES
+                           : std::is_same<G, group_warp>::value ? SYMMEM_DEVICE_LL_BCAST_WARP_BYTES
+                                                                : SYMMEM_DEVICE_LL_BCAST_BYTES;
+  return bytes <= limit && ll_common(team, t, dest, src, bytes);
+}
+
+__device__ __forceinline__ uint32_t ll_flag(uint64_t call) { return (uint32_t)(call % 0xFFFFFFFFull) + 1; }
+
+__device__ __noinline__ inline void ll_timeout(const char *call, int member, size_t word, uint64_t seen, uint32_t flag) {
+  printf("symmem: PE %d: %s: waited past SYMMEM_WAIT_TIMEOUT for word %llu of team member %d's data (it holds "
+         "flag %u, the call's is %u). The member never made this call: check that every PE makes the same calls "
+         "with the same sizes\n",
+         symmem_state_.my_pe, call, (unsigned long long)word, member, (unsigned)(seen >> 32), flag);
   __trap();
 }
 
-template <typename G>
-__device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &t, void *dest, const void *src,
-                                            size_t bytes) {
+/* Receives `total` LL words: word q is at word_at(q), its data goes to out[out_index(q)], and it
+ * comes from team member member_of(q). A thread's share is loaded kLoads at a time so that the
+ * loads overlap, then checked; a word without the flag yet is polled until it has it. */
+template <typename G, int kLoads, typename At, typename Index, typename Member>
+__device__ __forceinline__ void ll_receive(const char *call, uint32_t *out, size_t total, uint32_t flag, At word_at,
+                                           Index out_index, Member member_of) {
   const symmem_device_state &s = symmem_state_;
   const bool gs = s.gpu_scope_ok != 0;
-  uint64_t *calls = &sync_of(s.my_pe)->team[team].ll_calls;
-  /* The call's number picks the parity; its flag is never 0 (what a fresh area holds) and differs
-   * from the flags of the two calls before it, whatever the count. */
-  const uint64_t call = ld_relaxed(calls, true) + 1;
-  const uint32_t flag = (uint32_t)(call % 0xFFFFFFFFull) + 1;
-  G::sync();  // every thread has the count before the first one stores the next
-  const size_t words = bytes / 4;
-  /* Slot j of parity p of the team's area: member j's block. */
-  const uint64_t area = s.heap_base + s.ll_offset + (uint64_t)team * SYMMEM_DEVICE_LL_TEAM_BYTES +
-                        (call & 1) * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES;
-  const uint32_t *in = (const uint32_t *)src;
-  for (int k = 1; k < t.size; ++k) {  // the right neighbour first, as the other collectives
-    const int j = (t.my_index + k) % t.size;
-    uint64_t *to = peer((uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES), member_pe(t, j), "fcollect");
-    for (size_t w = G::idx(); w < words; w += G::size()) *(volatile uint64_t *)(to + w) = ((uint64_t)flag << 32) | in[w];
-  }
-  uint32_t *out = (uint32_t *)dest;
-  for (size_t w = G::idx(); w < words; w += G::size()) out[(size_t)t.my_index * words + w] = in[w];
-  /* Every other member's words, counted q = (k - 1) * words + w from the left neighbour on (k: its
-   * distance), a thread's share loaded four at a time so that the loads overlap, then checked. */
-  const uint64_t *mine = peer((const uint64_t *)area, s.my_pe, "fcollect");
-  const size_t total = (size_t)(t.size - 1) * words;
-  auto member_of = [&](size_t q) { return (t.my_index + t.size - 1 - (int)(q / words)) % t.size; };
-  auto word_at = [&](size_t q) { return mine + (size_t)member_of(q) * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + q % words; };
-  constexpr int kLoads = 4;
   for (size_t q0 = G::idx(); q0 < total; q0 += kLoads * G::size()) {
     uint64_t v[kLoads];
 #pragma unroll
@@ -269,22 +280,96 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
     }
 #pragma unroll
     for (int u = 0; u < kLoads; ++u) {
-      const size_t q = q0 + (size_t)u * G::size(), w = q % words;
+      const size_t q = q0 + (size_t)u * G::size();
       if (q >= total) break;
-      const int j = member_of(q);
       if ((uint32_t)(v[u] >> 32) != flag) {
         const uint64_t *p = word_at(q);
         const uint64_t start = globaltimer();
         uint32_t turns = 0;
         while ((uint32_t)((v[u] = ld_relaxed(p, gs)) >> 32) != flag) {
-          if (spin_expired(start, s.spin_limit_ns, turns)) ll_timeout(j, w, v[u], flag);
+          if (spin_expired(start, s.spin_limit_ns, turns)) ll_timeout(call, member_of(q), q, v[u], flag);
         }
       }
-      out[(size_t)j * words + w] = (uint32_t)v[u];
+      out[out_index(q)] = (uint32_t)v[u];
     }
   }
+}
+
+__device__ __forceinline__ void ll_store(uint64_t *to, uint32_t flag, const uint32_t *in, size_t words, size_t tid,
+                                         size_t nth) {
+  for (size_t w = tid; w < words; w += nth) *(volatile uint64_t *)(to + w) = ((uint64_t)flag << 32) | in[w];
+}
+
+template <typename G>
+__device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &t, void *dest, const void *src,
+                                            size_t bytes) {
+  const symmem_device_state &s = symmem_state_;
+  uint64_t *calls = &sync_of(s.my_pe)->team[team].ll_calls;
+  const uint64_t call = ld_relaxed(calls, true) + 1;  // its parity picks the area
+  const uint32_t flag = ll_flag(call);
+  G::sync();  // every thread has the count before the first one stores the next
+  const size_t words = bytes / 4;
+  /* Slot j of parity p of the team's area: member j's block. */
+  const uint64_t area = s.heap_base + s.ll_offset + (uint64_t)team * SYMMEM_DEVICE_LL_TEAM_BYTES +
+                        (call & 1) * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES;
+  const uint32_t *in = (const uint32_t *)src;
+  for (int k = 1; k < t.size; ++k) {  // the right neighbour first, as the other collectives
+    const int j = (t.my_index + k) % t.size;
+    ll_store(peer((uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES), member_pe(t, j), "fcollect"),
+             flag, in, words, G::idx(), G::size());
+  }
+  uint32_t *out = (uint32_t *)dest;
+  for (size_t w = G::idx(); w < words; w += G::size()) out[(size_t)t.my_index * words + w] = in[w];
+  /* Every other member's words, counted q = (k - 1) * words + w from the left neighbour on (k: its
+   * distance). */
+  const uint64_t *mine = peer((const uint64_t *)area, s.my_pe, "fcollect");
+  auto member_of = [&](size_t q) { return (t.my_index + t.size - 1 - (int)(q / words)) % t.size; };
+  // Four loads at a time: eight made a warp's 512 B per member at 4 PEs 13% slower, sixteen
+  // made blocks 2x slower.
+  ll_receive<G, 4>(
+      "fcollect", out, (size_t)(t.size - 1) * words, flag,
+      [&](size_t q) { return mine + (size_t)member_of(q) * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + q % words; },
+      [&](size_t q) { return (size_t)member_of(q) * words + q % words; }, member_of);
   G::sync();  // the group's words are read: the next call may count
   if (G::idx() == 0) asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(calls), "l"(call) : "memory");
+  G::sync();
+}
+
+template <typename G>
+__device__ __forceinline__ void broadcast_ll(int team, const symmem_device_team &t, void *dest, const void *src,
+                                             size_t bytes, int root) {
+  const symmem_device_state &s = symmem_state_;
+  symmem_device_team_sync *mine = &sync_of(s.my_pe)->team[team];
+  const uint64_t call = ld_relaxed(&mine->bc_calls, true) + 1;
+  uint64_t off = ld_relaxed(&mine->bc_offset, true);
+  const uint32_t flag = ll_flag(call);
+  const size_t words = bytes / 4;
+  G::sync();  // the group's source is whole (a block's threads may have just written it)
+  if (off + words * 8 > SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES) {  // the same decision on every member
+    group_barrier<G>(team, "broadcast");
+    off = 0;
+  }
+  const uint64_t at = s.heap_base + s.ll_offset + SYMMEM_DEVICE_LL_TEAMS * SYMMEM_DEVICE_LL_TEAM_BYTES +
+                      (uint64_t)team * SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES + off;
+  const uint32_t *in = (const uint32_t *)src;
+  uint32_t *out = (uint32_t *)dest;
+  if (t.my_index == root) {
+    for (int k = 1; k < t.size; ++k)  // the root's right neighbour first
+      ll_store(peer((uint64_t *)at, member_pe(t, (root + k) % t.size), "broadcast"), flag, in, words, G::idx(), G::size());
+    if (dest != src)
+      for (size_t w = G::idx(); w < words; w += G::size()) out[w] = in[w];
+  } else {
+    const uint64_t *words_at = peer((const uint64_t *)at, s.my_pe, "broadcast");
+    // One thread loads eight words at a time (its latency is the whole call's); groups four.
+    ll_receive<G, std::is_same<G, group_thread>::value ? 8 : 4>(
+        "broadcast", out, words, flag, [&](size_t q) { return words_at + q; }, [](size_t q) { return q; },
+        [&](size_t) { return root; });
+  }
+  G::sync();  // every thread has read the state and its words
+  if (G::idx() == 0) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(&mine->bc_offset), "l"(off + words * 8) : "memory");
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(&mine->bc_calls), "l"(call) : "memory");
+  }
   G::sync();
 }
 
@@ -385,6 +470,9 @@ __device__ __forceinline__ int reduce_group(int team, T *dest, const T *src, siz
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t nelems, int root) {
   const symmem_device_team t = detail::team_of(team, "broadcast");
+  if ((unsigned)root >= (unsigned)t.size) detail::bad_target(src, root, "broadcast (root is not a member of the team)");
+  if (detail::ll_bcast_fits<G>(team, t, dest, src, nelems * sizeof(T)))
+    return detail::broadcast_ll<G>(team, t, dest, src, nelems * sizeof(T), root), 0;
   detail::group_barrier<G>(team, "broadcast");
   if (detail::any_remote(t)) detail::broadcast_push(t, dest, src, nelems, root, G::idx(), G::size());  // members on other hosts
   else detail::broadcast_data(t, dest, src, nelems, root, G::idx(), G::size());
@@ -394,7 +482,7 @@ __device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int fcollect(int team, T *dest, const T *src, size_t nelems) {
   const symmem_device_team t = detail::team_of(team, "fcollect");
-  if (detail::ll_fits<G>(team, t, nelems * sizeof(T))) return detail::fcollect_ll<G>(team, t, dest, src, nelems * sizeof(T)), 0;
+  if (detail::ll_fits<G>(team, t, dest, src, nelems * sizeof(T))) return detail::fcollect_ll<G>(team, t, dest, src, nelems * sizeof(T)), 0;
   detail::group_barrier<G>(team, "fcollect");
   if (detail::any_remote(t)) detail::fcollect_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
   else detail::fcollect_data(t, dest, src, nelems, G::idx(), G::size());

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define SYMMEM_DEVICE_STATE_VERSION 5
+#define SYMMEM_DEVICE_STATE_VERSION 6
 /* Peers listed inline (in __constant__ memory); more PEs use peer_base_ext. Kept small because
  * every translation unit that includes device.cuh holds its own copy, and an -rdc program links
  * them all into one module with 64 KiB of constant memory. */
@@ -33,12 +33,25 @@ extern "C" {
  * SYMMEM_DEVICE_LL_TEAMS) go without barriers (coll.cuh, fcollect_ll): each member stores its
  * block, 4 bytes of data and the call's 4-byte flag per 8-byte word, into a slot of its own in
  * every member's LL area, two areas per team used by turns. Up to SYMMEM_DEVICE_LL_BYTES per
- * member and SYMMEM_DEVICE_LL_MEMBERS members. */
+ * member for a block, SYMMEM_DEVICE_LL_WARP_BYTES for a warp, and SYMMEM_DEVICE_LL_MEMBERS
+ * members. */
 #define SYMMEM_DEVICE_LL_TEAMS 3
-#define SYMMEM_DEVICE_LL_BYTES 512
+#define SYMMEM_DEVICE_LL_BYTES 1024
+#define SYMMEM_DEVICE_LL_WARP_BYTES 512
 #define SYMMEM_DEVICE_LL_MEMBERS 32
 #define SYMMEM_DEVICE_LL_SLOT_BYTES (SYMMEM_DEVICE_LL_BYTES * 2)
 #define SYMMEM_DEVICE_LL_TEAM_BYTES (2 * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES)
+/* Small broadcasts on the same teams go without barriers too (coll.cuh, broadcast_ll): the root
+ * stores the LL words into every other member's broadcast area, at an offset that advances with
+ * every call; up to SYMMEM_DEVICE_LL_BCAST_BYTES for a block, SYMMEM_DEVICE_LL_BCAST_WARP_BYTES
+ * for a warp, SYMMEM_DEVICE_LL_BCAST_THREAD_BYTES for one thread. These areas follow the fcollect
+ * areas. */
+#define SYMMEM_DEVICE_LL_BCAST_BYTES 8192
+#define SYMMEM_DEVICE_LL_BCAST_WARP_BYTES 4096
+#define SYMMEM_DEVICE_LL_BCAST_THREAD_BYTES 64
+#define SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES (128 * 1024)
+#define SYMMEM_DEVICE_LL_AREA_BYTES \
+  (SYMMEM_DEVICE_LL_TEAMS * (SYMMEM_DEVICE_LL_TEAM_BYTES + SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES))
 
 /* A team as kernels see it: world PE of member i is start + i * stride. size 0: no such team. */
 typedef struct symmem_device_team {
@@ -68,7 +81,8 @@ typedef struct symmem_device_state {
   /* Heap offset of the device reductions' scratch, SYMMEM_DEVICE_MAX_TEAMS blocks of
    * SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES (one per team index); 0 when there is no ring. */
   uint64_t reduce_scratch_offset;
-  /* Heap offset of the LL areas, SYMMEM_DEVICE_LL_TEAMS blocks of SYMMEM_DEVICE_LL_TEAM_BYTES. */
+  /* Heap offset of the LL areas (SYMMEM_DEVICE_LL_AREA_BYTES): SYMMEM_DEVICE_LL_TEAMS blocks of
+   * SYMMEM_DEVICE_LL_TEAM_BYTES (fcollect), then as many of SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES. */
   uint64_t ll_offset;
   uint64_t peer_base[SYMMEM_DEVICE_MAX_PES]; /* where PE p's heap is mapped here (| SYMMEM_DEVICE_PEER_SYS
                                                 when on another GPU); 0: not accessible */
@@ -82,7 +96,9 @@ typedef struct symmem_device_state {
 typedef struct symmem_device_team_sync {
   uint64_t barrier_epoch; /* barriers this PE has entered on the team, device and on-stream alike */
   uint64_t ll_calls;      /* LL fcollects this PE has made on the team (device_state.h above) */
-  uint64_t pad0[6];
+  uint64_t bc_calls;      /* LL broadcasts this PE has made on the team */
+  uint64_t bc_offset;     /* where the next one goes in the team's broadcast area (bytes) */
+  uint64_t pad0[4];
   uint64_t slot[SYMMEM_DEVICE_SYNC_ROUNDS][8]; /* [round][0], one 64-byte line each */
 } symmem_device_team_sync;
 
