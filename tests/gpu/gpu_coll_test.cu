@@ -59,6 +59,13 @@ std::vector<int> ints(int pe, int round, size_t n) {
   return v;
 }
 
+// An int whose bytes are all gt::poison (what a poisoned int buffer holds).
+int poison_int() {
+  int v;
+  std::memset(&v, gt::poison, sizeof v);
+  return v;
+}
+
 // Team member i's world PE.
 int world_of(nvshmem_team_t team, int i) { return nvshmem_team_translate_pe(team, i, NVSHMEM_TEAM_WORLD); }
 
@@ -89,9 +96,7 @@ void test_move(nvshmem_team_t team, int *src, int *dst, cudaStream_t st) {
                  kind == k_bcast ? "broadcast" : kind == k_fcollect ? "fcollect" : "alltoall", form_name[f], n, tn, i,
                  got[i], want);
         }
-        int poison_int;
-        std::memset(&poison_int, gt::poison, sizeof poison_int);
-        for (size_t i = out; i < out + 16; ++i) EXPECT(got[i] == poison_int, "PE %d: wrote past the end", me);
+        for (size_t i = out; i < out + 16; ++i) EXPECT(got[i] == poison_int(), "PE %d: wrote past the end", me);
       }
     }
   }
@@ -319,8 +324,6 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
   // fcollect: LL up to 512 B per member for a warp, 1 KiB for a block, then barriers; broadcast:
   // LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB for a block, then barriers.
   const std::vector<size_t> sizes[] = {{1, 2, 128, 129, 256, 257}, {1, 2, 16, 17, 1024, 1025, 2048, 2049}, {2, 128}};
-  int poison_int;
-  std::memset(&poison_int, gt::poison, sizeof poison_int);
   for (int kind = b_fcollect; kind <= b_both; ++kind) {
     for (size_t n : sizes[kind]) {
       for (int f = f_thread; f <= f_block; ++f) {
@@ -336,7 +339,7 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
                bad, b2b_name[kind], n, form_name[f], tn);
         std::vector<int> tail(16);
         CK(cudaMemcpy(tail.data(), dst + n * (tn + 1), tail.size() * sizeof(int), cudaMemcpyDeviceToHost));
-        for (int v : tail) EXPECT(v == poison_int, "PE %d: %s %s wrote past the end", me, b2b_name[kind], form_name[f]);
+        for (int v : tail) EXPECT(v == poison_int(), "PE %d: %s %s wrote past the end", me, b2b_name[kind], form_name[f]);
       }
     }
   }

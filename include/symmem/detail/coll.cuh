@@ -149,8 +149,7 @@ __device__ __forceinline__ void push_bytes(char *dest, const char *src, size_t n
 template <typename T>
 __device__ __forceinline__ void broadcast_push(const symmem_device_team &t, T *dest, const T *src, size_t n, int root,
                                                size_t tid, size_t nth) {
-  if ((unsigned)root >= (unsigned)t.size) bad_target(src, root, "broadcast (root is not a member of the team)");
-  if (t.my_index != root) return;
+  if (t.my_index != root) return;  // broadcast() has checked the root
   for (int k = 0; k < t.size; ++k) {
     const int j = (t.my_index + k) % t.size;
     push_bytes((char *)dest, (const char *)src, n * sizeof(T), member_pe(t, j), tid, nth, "broadcast");
@@ -214,16 +213,14 @@ __device__ __forceinline__ void reduce_staged(int team, const symmem_device_team
  * a fresh area holds) and differ from every recent call's.
  *
  * fcollect (up to SYMMEM_DEVICE_LL_BYTES per member by a block, SYMMEM_DEVICE_LL_WARP_BYTES by a
- * warp, a multiple of 4): each member stores its
- * block into its own slot of every member's LL area for the call's parity, then reads every
- * member's slot in its own area. A slot of parity p is written again two calls later, by a member
+ * warp, a multiple of 4): each member stores its block into its own slot of every member's LL
+ * area for the call's parity, then reads every member's slot in its own area. A slot of parity p is written again two calls later, by a member
  * that has received every member's block of the call between, so every member has finished
  * reading it.
  *
  * broadcast (up to SYMMEM_DEVICE_LL_BCAST_BYTES by a block, _WARP_BYTES by a warp, _THREAD_BYTES
- * by one thread):
- * the root stores the words at the call's offset into every other member's broadcast area; the
- * offset advances by the call's words on every member alike. Here a receiver tells the root
+ * by one thread): the root stores the words at the call's offset into every other member's
+ * broadcast area; the offset advances by the call's words on every member alike. Here a receiver tells the root
  * nothing, so when a call's words do not fit before the area's end, the members first take a team
  * barrier and start again at offset 0: every member has then left every earlier call. */
 __device__ __forceinline__ bool ll_common(int team, const symmem_device_team &t, const void *dest, const void *src,
@@ -238,8 +235,10 @@ __device__ __forceinline__ bool ll_fits(int team, const symmem_device_team &t, c
                                         size_t bytes) {
   // Warps and blocks only: one thread polls word after word, and past a few words the barriers
   // are cheaper (4 PEs, 512 B each: 100 us against 17; NVSHMEM keeps threads off LL too).
-  constexpr size_t limit = std::is_same<G, group_warp>::value ? SYMMEM_DEVICE_LL_WARP_BYTES : SYMMEM_DEVICE_LL_BYTES;
-  return G::size() > 1 && bytes <= limit && ll_common(team, t, dest, src, bytes);
+  constexpr size_t limit = std::is_same<G, group_thread>::value ? 0
+                           : std::is_same<G, group_warp>::value ? SYMMEM_DEVICE_LL_WARP_BYTES
+                                                                : SYMMEM_DEVICE_LL_BYTES;
+  return bytes <= limit && ll_common(team, t, dest, src, bytes);
 }
 
 template <typename G>
@@ -331,7 +330,7 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
       [&](size_t q) { return mine + (size_t)member_of(q) * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + q % words; },
       [&](size_t q) { return (size_t)member_of(q) * words + q % words; }, member_of);
   G::sync();  // the group's words are read: the next call may count
-  if (G::idx() == 0) asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(calls), "l"(call) : "memory");
+  if (G::idx() == 0) st_strong(calls, call, true);
   G::sync();
 }
 
@@ -367,8 +366,8 @@ __device__ __forceinline__ void broadcast_ll(int team, const symmem_device_team 
   }
   G::sync();  // every thread has read the state and its words
   if (G::idx() == 0) {
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(&mine->bc_offset), "l"(off + words * 8) : "memory");
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(&mine->bc_calls), "l"(call) : "memory");
+    st_strong(&mine->bc_offset, off + words * 8, true);
+    st_strong(&mine->bc_calls, call, true);
   }
   G::sync();
 }
