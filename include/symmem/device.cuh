@@ -104,6 +104,30 @@ __device__ __forceinline__ T ld_strong(const T *p, bool gpu_scope) {
   return out;
 }
 
+/* The same strong load with the scope chosen by a predicate inside one asm block, not by a branch:
+ * g's loop body stays one basic block (no divergence point per load). */
+template <typename T>
+__device__ __forceinline__ T ld_strong_sel(const T *p, unsigned sys) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4 or 8 bytes");
+  T out;
+  if constexpr (sizeof(T) == 4) {
+    uint32_t v;
+    asm volatile(
+        "{\n .reg .pred s;\n setp.ne.u32 s, %2, 0;\n @s ld.relaxed.sys.global.u32 %0, [%1];\n"
+        " @!s ld.relaxed.gpu.global.u32 %0, [%1];\n}"
+        : "=r"(v) : "l"(p), "r"(sys) : "memory");
+    memcpy(&out, &v, 4);
+  } else {
+    uint64_t v;
+    asm volatile(
+        "{\n .reg .pred s;\n setp.ne.u32 s, %2, 0;\n @s ld.relaxed.sys.global.u64 %0, [%1];\n"
+        " @!s ld.relaxed.gpu.global.u64 %0, [%1];\n}"
+        : "=l"(v) : "l"(p), "r"(sys) : "memory");
+    memcpy(&out, &v, 8);
+  }
+  return out;
+}
+
 template <typename T>
 __device__ __forceinline__ void st_strong(T *p, T value, bool gpu_scope) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");
@@ -510,7 +534,17 @@ __device__ __forceinline__ void p(T *dest, T value, int pe) {
 }
 template <typename T>
 __device__ __forceinline__ T g(const T *source, int pe) {
-  if (const T *s = detail::mapped(source, pe)) return detail::ld_strong(s, detail::peer_gpu_scope(pe));
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    // One table read gives both the mapping and the scope; the mapped case is the expected one.
+    const uint64_t off = (uint64_t)source - symmem_state_.heap_base;
+    const uint64_t e = off < symmem_state_.heap_size ? detail::peer_entry(pe) : 0;
+    if (__builtin_expect(e != 0, 1)) {
+      return detail::ld_strong_sel((const T *)((e & ~SYMMEM_DEVICE_PEER_SYS) + off),
+                                   (unsigned)(e & SYMMEM_DEVICE_PEER_SYS));
+    }
+  } else if (const T *s = detail::mapped(source, pe)) {
+    return detail::ld_strong(s, detail::peer_gpu_scope(pe));
+  }
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");
   return detail::from_bits<T>(detail::remote_g(source, sizeof(T), pe, "g"));
 }
