@@ -112,13 +112,23 @@ struct amo_words {
   long long swap_word;
   float fswap;
   long long set_slots[64];
+  unsigned int counter32;        // fetch_add by every thread: each old value once
+  unsigned long long old_sum;    // the sum of those old values
+  unsigned int and_word;         // all ones; each PE clears its bit
+  unsigned long long fo_word;    // fetch_or/fetch_xor: each PE's bit, the old value must not have it
+  int fetch_errors;
 };
 
 __global__ void amo_kernel(amo_words *w, int me, int n) {
   const int tid = threadIdx.x + blockIdx.x * blockDim.x;
   sd::atomic_fetch_add(&w->counter, 1ull, 0);
   sd::atomic_inc(&w->counter, 0);
+  const unsigned old = sd::atomic_fetch_add(&w->counter32, 1u, 0);
+  sd::atomic_add(&w->old_sum, (unsigned long long)old, 0);
   if (tid == 0) {
+    sd::atomic_and(&w->and_word, ~(1u << me), 0);
+    if (sd::atomic_fetch_or(&w->fo_word, 1ull << me, 0) & (1ull << me)) sd::atomic_add(&w->fetch_errors, 1, 0);
+    if (!(sd::atomic_fetch_xor(&w->fo_word, 1ull << (32 + me), 0) & (1ull << me))) sd::atomic_add(&w->fetch_errors, 1, 0);
     if (sd::atomic_compare_swap(&w->cas_word, 0, me + 1, 0) == 0) sd::atomic_add(&w->winners, 1, 0);
     sd::atomic_or(&w->bits, 1u << me, 0);
     sd::atomic_xor(&w->xor_word, 0x5u << me, 0);
@@ -140,6 +150,7 @@ void test_atomics() {
   unsigned long long *out = nullptr;
   CK(cudaMalloc(&out, 2 * sizeof(unsigned long long)));
   CK(cudaMemset(w, 0, sizeof(amo_words)));
+  CK(cudaMemset(&w->and_word, 0xff, sizeof w->and_word));
   symmem_barrier_all();
   const int blocks = 8, threads = 128;
   amo_kernel<<<blocks, threads>>>(w, me, npes);
@@ -162,6 +173,14 @@ void test_atomics() {
     EXPECT(hw.swap_word >= 0 && hw.swap_word < npes, "swap_word = %lld", hw.swap_word);
     EXPECT(hw.fswap == 1.5f, "fswap = %g", hw.fswap);
     for (int p = 0; p < npes; ++p) EXPECT(hw.set_slots[p] == p * 7 + 1, "set_slots[%d] = %lld", p, hw.set_slots[p]);
+    const unsigned long long n_add = (unsigned long long)blocks * threads * npes;
+    EXPECT(hw.counter32 == n_add, "counter32 = %u, expected %llu", hw.counter32, n_add);
+    EXPECT(hw.old_sum == n_add * (n_add - 1) / 2, "sum of fetch_add's old values = %llu, expected %llu (each of 0..%llu once)",
+           hw.old_sum, n_add * (n_add - 1) / 2, n_add - 1);
+    EXPECT(hw.and_word == ~all_bits, "and_word = %#x, expected %#x", hw.and_word, ~all_bits);
+    const unsigned long long fo_want = (unsigned long long)all_bits | ((unsigned long long)all_bits << 32);
+    EXPECT(hw.fo_word == fo_want, "fo_word = %#llx, expected %#llx", hw.fo_word, fo_want);
+    EXPECT(hw.fetch_errors == 0, "%d fetch_or/fetch_xor returned an old value without or with this PE's bit", hw.fetch_errors);
   }
   symmem_barrier_all();
   CK(cudaFree(out));
