@@ -269,6 +269,13 @@ status reserve_reduce_scratch(size_t &off) {
 
 }  // namespace
 
+// The runtime's blocks (each 4 KiB aligned) come out of the three granules the heap reserves for
+// them beyond the size the program asked for (gpu_provider.cpp, address_bytes).
+static_assert(sizeof(symmem_device_sync) + size_t{SYMMEM_DEVICE_LL_AREA_BYTES} +
+                      size_t{SYMMEM_DEVICE_MAX_TEAMS} * SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES + 3 * 4096 <=
+                  3 * core::granule_bytes,
+              "the runtime's device blocks outgrow the heap's three spare granules");
+
 // The device sync area is the heap's first allocation, so its offset is the same on every PE.
 status gpu_after_init() {
   sc::make_current();

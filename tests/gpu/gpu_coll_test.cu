@@ -321,9 +321,9 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
   CK(cudaMalloc(&w, tn * sizeof(int)));
   CK(cudaMalloc(&errors, sizeof(int)));
   CK(cudaMemcpy(w, world.data(), tn * sizeof(int), cudaMemcpyHostToDevice));
-  // fcollect: LL up to 512 B per member for a warp, 1 KiB for a block, then barriers; broadcast:
+  // fcollect: LL up to 512 B per member for a warp, 2 KiB for a block, then barriers; broadcast:
   // LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB for a block, then barriers.
-  const std::vector<size_t> sizes[] = {{1, 2, 128, 129, 256, 257}, {1, 2, 16, 17, 1024, 1025, 2048, 2049}, {2, 128}};
+  const std::vector<size_t> sizes[] = {{1, 2, 128, 129, 256, 257, 512, 513}, {1, 2, 16, 17, 1024, 1025, 2048, 2049}, {2, 128}};
   for (int kind = b_fcollect; kind <= b_both; ++kind) {
     for (size_t n : sizes[kind]) {
       for (int f = f_thread; f <= f_block; ++f) {

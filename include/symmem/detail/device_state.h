@@ -31,12 +31,12 @@ extern "C" {
 #define SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES 65536
 /* Small fcollects on the teams made at init (world, shared, node: indices below
  * SYMMEM_DEVICE_LL_TEAMS) go without barriers (coll.cuh, fcollect_ll): each member stores its
- * block, 4 bytes of data and the call's 4-byte flag per 8-byte word, into a slot of its own in
- * every member's LL area, two areas per team used by turns. Up to SYMMEM_DEVICE_LL_BYTES per
- * member for a block, SYMMEM_DEVICE_LL_WARP_BYTES for a warp, and SYMMEM_DEVICE_LL_MEMBERS
- * members. */
+ * block, 4 bytes of data and the call's 4-byte flag per 8-byte word (two words to a 16-byte line),
+ * into a slot of its own in every member's LL area, two areas per team used by turns. Up to
+ * SYMMEM_DEVICE_LL_BYTES per member for a block, SYMMEM_DEVICE_LL_WARP_BYTES for a warp, and
+ * SYMMEM_DEVICE_LL_MEMBERS members. */
 #define SYMMEM_DEVICE_LL_TEAMS 3
-#define SYMMEM_DEVICE_LL_BYTES 1024
+#define SYMMEM_DEVICE_LL_BYTES 2048
 #define SYMMEM_DEVICE_LL_WARP_BYTES 512
 #define SYMMEM_DEVICE_LL_MEMBERS 32
 #define SYMMEM_DEVICE_LL_SLOT_BYTES (SYMMEM_DEVICE_LL_BYTES * 2)
