@@ -706,27 +706,27 @@ __device__ __forceinline__ T cas_sel(T *p, T cond, T value, unsigned sys) {
 }
 }  // namespace detail
 /* NAME returns the old value; VOID_NAME (when not empty) is the form without a result. */
-#define SYMMEM_DEVICE_AMO(NAME, VOID_NAME, OP, EXPR, ROP)                                              \
-  template <typename T>                                                                                \
-  __device__ __forceinline__ T NAME(T *dest, T value, int pe) {                                        \
-    if constexpr (detail::amo_direct<detail::OP, T>) {                                               \
-      const detail::peer_at<T> m = detail::mapped_at(dest, pe);                                        \
+#define SYMMEM_DEVICE_AMO(NAME, VOID_NAME, OP, EXPR, ROP)                                    \
+  template <typename T>                                                                      \
+  __device__ __forceinline__ T NAME(T *dest, T value, int pe) {                              \
+    if constexpr (detail::amo_direct<detail::OP, T>) {                                       \
+      const detail::peer_at<T> m = detail::mapped_at(dest, pe);                              \
       if (__builtin_expect(m.ok, 1)) return detail::atom_sel<detail::OP>(m.p, value, m.sys); \
-    } else if (T *t = detail::mapped(dest, pe)) {                                                      \
-      return detail::amo_at(t, pe, [value](auto r) { return EXPR; });                                  \
-    }                                                                                                  \
-    return detail::remote_amo_t<T>(dest, pe, ROP, value, T(0), true, #NAME);                           \
-  }                                                                                                    \
-  template <typename T>                                                                                \
-  __device__ __forceinline__ void VOID_NAME(T *dest, T value, int pe) {                                \
-    if constexpr (detail::amo_direct<detail::OP, T>) {                                               \
-      const detail::peer_at<T> m = detail::mapped_at(dest, pe);                                        \
+    } else if (T *t = detail::mapped(dest, pe)) {                                            \
+      return detail::amo_at(t, pe, [value](auto r) { return EXPR; });                        \
+    }                                                                                        \
+    return detail::remote_amo_t<T>(dest, pe, ROP, value, T(0), true, #NAME);                 \
+  }                                                                                          \
+  template <typename T>                                                                      \
+  __device__ __forceinline__ void VOID_NAME(T *dest, T value, int pe) {                      \
+    if constexpr (detail::amo_direct<detail::OP, T>) {                                       \
+      const detail::peer_at<T> m = detail::mapped_at(dest, pe);                              \
       if (__builtin_expect(m.ok, 1)) return detail::red_sel<detail::OP>(m.p, value, m.sys);  \
-    } else if (T *t = detail::mapped(dest, pe)) {                                                      \
-      (void)detail::amo_at(t, pe, [value](auto r) { return EXPR; });                                   \
-      return;                                                                                          \
-    }                                                                                                  \
-    (void)detail::remote_amo_t<T>(dest, pe, ROP, value, T(0), false, #VOID_NAME);                      \
+    } else if (T *t = detail::mapped(dest, pe)) {                                            \
+      (void)detail::amo_at(t, pe, [value](auto r) { return EXPR; });                         \
+      return;                                                                                \
+    }                                                                                        \
+    (void)detail::remote_amo_t<T>(dest, pe, ROP, value, T(0), false, #VOID_NAME);            \
   }
 SYMMEM_DEVICE_AMO(atomic_fetch_add, atomic_add, amo_add, r.fetch_add(value, ::cuda::memory_order_relaxed), SYMMEM_PROXY_AMO_ADD)
 SYMMEM_DEVICE_AMO(atomic_fetch_and, atomic_and, amo_and, r.fetch_and(value, ::cuda::memory_order_relaxed), SYMMEM_PROXY_AMO_AND)

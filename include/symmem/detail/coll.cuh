@@ -400,7 +400,7 @@ __device__ __forceinline__ void broadcast_ll(int team, const symmem_device_team 
       for (size_t w = G::idx(); w < words; w += G::size()) out[w] = in[w];
   } else {
     const uint64_t *words_at = peer((const uint64_t *)at, s.my_pe, "broadcast");
-    // One thread loads eight words at a time (its latency is the whole call's); groups four.
+    // One thread loads eight lines at a time (its latency is the whole call's); groups four.
     ll_receive<G, std::is_same<G, group_thread>::value ? 8 : 4>(
         "broadcast", out, lines, flag, [&](size_t q) { return words_at + 2 * q; }, [](size_t q) { return 2 * q; },
         [&](size_t q) { return 2 * q + 1 < words; }, [&](size_t) { return root; });
