@@ -20,7 +20,7 @@ inline constexpr size_t bcast_bytes = 2048;              // the no-barrier broad
 inline constexpr int bcast_ring = 32;                    // short broadcasts in flight per root
 inline constexpr size_t bcast_inline = 248;              // a short broadcast: data beside its number
 inline constexpr size_t net_xchg_bytes = size_t{24} << 10;  // blocks of one exchange across hosts, per parity
-inline constexpr int net_ring = 16;              // pushed broadcasts in flight per team (across hosts)
+inline constexpr int net_ring = 32;              // pushed broadcasts in flight per team (across hosts)
 inline constexpr size_t net_ring_bytes = 4096;   // data of a pushed broadcast, at most
 
 // One pushed broadcast as it lands: the root's data signal stores `seq`, `rec` and the data, then
