@@ -74,38 +74,8 @@ __device__ __forceinline__ void fence_sc(bool gpu_scope) {
 
 /* Strong (relaxed) loads and stores of 1, 2, 4 or 8 bytes at GPU or system scope: what p and g
  * are. A plain access may be split, merged or served from a stale L1 line; a volatile one is
- * system-scope on every peer. */
-template <typename T>
-__device__ __forceinline__ T ld_strong(const T *p, bool gpu_scope) {
-  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");
-  T out;
-  if constexpr (sizeof(T) == 1) {
-    uint16_t v;
-    if (gpu_scope) asm volatile("ld.relaxed.gpu.global.u8 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
-    else asm volatile("ld.relaxed.sys.global.u8 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
-    const uint8_t b = (uint8_t)v;
-    memcpy(&out, &b, 1);
-  } else if constexpr (sizeof(T) == 2) {
-    uint16_t v;
-    if (gpu_scope) asm volatile("ld.relaxed.gpu.global.u16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
-    else asm volatile("ld.relaxed.sys.global.u16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
-    memcpy(&out, &v, 2);
-  } else if constexpr (sizeof(T) == 4) {
-    uint32_t v;
-    if (gpu_scope) asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    else asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    memcpy(&out, &v, 4);
-  } else {
-    uint64_t v;
-    if (gpu_scope) asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    else asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    memcpy(&out, &v, 8);
-  }
-  return out;
-}
-
-/* The same strong load and store with the scope chosen by a predicate inside one asm block, not
- * by a branch (sys != 0: system scope): the caller's loop body stays one basic block. */
+ * system-scope on every peer. The scope is chosen by a predicate inside one asm block, not by a
+ * branch (sys != 0: system scope), so the caller's loop body stays one basic block. */
 #define SYMMEM_LD_SEL_(TY, C)                                                                          \
   asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %2, 0;\n @s ld.relaxed.sys.global." TY " %0, [%1];\n" \
                " @!s ld.relaxed.gpu.global." TY " %0, [%1];\n}"                                        \
@@ -162,31 +132,14 @@ __device__ __forceinline__ void st_strong_sel(T *p, T value, unsigned sys) {
 }
 #undef SYMMEM_ST_SEL_
 
+/* The same with the scope as a flag (true: GPU scope). */
+template <typename T>
+__device__ __forceinline__ T ld_strong(const T *p, bool gpu_scope) {
+  return ld_strong_sel(p, gpu_scope ? 0u : 1u);
+}
 template <typename T>
 __device__ __forceinline__ void st_strong(T *p, T value, bool gpu_scope) {
-  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "1, 2, 4 or 8 bytes");
-  if constexpr (sizeof(T) == 1) {
-    uint8_t b;
-    memcpy(&b, &value, 1);
-    const uint16_t v = b;
-    if (gpu_scope) asm volatile("st.relaxed.gpu.global.u8 [%0], %1;" ::"l"(p), "h"(v) : "memory");
-    else asm volatile("st.relaxed.sys.global.u8 [%0], %1;" ::"l"(p), "h"(v) : "memory");
-  } else if constexpr (sizeof(T) == 2) {
-    uint16_t v;
-    memcpy(&v, &value, 2);
-    if (gpu_scope) asm volatile("st.relaxed.gpu.global.u16 [%0], %1;" ::"l"(p), "h"(v) : "memory");
-    else asm volatile("st.relaxed.sys.global.u16 [%0], %1;" ::"l"(p), "h"(v) : "memory");
-  } else if constexpr (sizeof(T) == 4) {
-    uint32_t v;
-    memcpy(&v, &value, 4);
-    if (gpu_scope) asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-    else asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-  } else {
-    uint64_t v;
-    memcpy(&v, &value, 8);
-    if (gpu_scope) asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-    else asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-  }
+  st_strong_sel(p, value, gpu_scope ? 0u : 1u);
 }
 
 __device__ __forceinline__ uint64_t ld_acquire(const uint64_t *p, bool gpu_scope) {
@@ -412,30 +365,6 @@ __device__ __forceinline__ uint64_t peer_entry(int pe) {
   return pe < SYMMEM_DEVICE_MAX_PES ? symmem_state_.peer_base[pe] : symmem_state_.peer_base_ext[pe];
 }
 
-/* Where symmetric address `addr` of PE `pe` lives in this process (traps when it does not). */
-template <typename T>
-__device__ __forceinline__ T *peer(const T *addr, int pe, const char *call) {
-  const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
-  const uint64_t base = off < symmem_state_.heap_size ? peer_entry(pe) : 0;
-  if (base == 0) bad_target(addr, pe, call);
-  return (T *)((base & ~SYMMEM_DEVICE_PEER_SYS) + off);
-}
-
-/* Scope of accesses to PE pe: GPU when its heap is on this GPU. */
-__device__ __forceinline__ bool peer_gpu_scope(int pe) { return (peer_entry(pe) & SYMMEM_DEVICE_PEER_SYS) == 0; }
-
-/* PE pe's heap base here; 0 when it is not mapped. */
-__device__ __forceinline__ uint64_t base_of(int pe) { return peer_entry(pe) & ~SYMMEM_DEVICE_PEER_SYS; }
-
-/* Where symmetric [addr, addr+n) of PE pe is mapped here; nullptr when it is not (a PE on another
- * host, reached through the proxy ring: proxy.cuh; or a bad PE or address, which that path traps on). */
-template <typename T>
-__device__ __forceinline__ T *mapped(const T *addr, int pe) {
-  const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
-  const uint64_t base = off < symmem_state_.heap_size ? peer_entry(pe) : 0;
-  return base == 0 ? nullptr : (T *)((base & ~SYMMEM_DEVICE_PEER_SYS) + off);
-}
-
 /* From one table read: whether addr of PE pe is mapped here, where (meaningful only when it is),
  * and whether accesses to it are system scope. */
 template <typename T>
@@ -449,6 +378,28 @@ __device__ __forceinline__ peer_at<T> mapped_at(T *addr, int pe) {
   const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
   const uint64_t e = off < symmem_state_.heap_size ? peer_entry(pe) : 0;
   return {e != 0, (T *)((e & ~SYMMEM_DEVICE_PEER_SYS) + off), (unsigned)(e & SYMMEM_DEVICE_PEER_SYS)};
+}
+
+/* Where symmetric address `addr` of PE `pe` lives in this process (traps when it does not). */
+template <typename T>
+__device__ __forceinline__ T *peer(const T *addr, int pe, const char *call) {
+  const peer_at<const T> m = mapped_at(addr, pe);
+  if (!m.ok) bad_target(addr, pe, call);
+  return const_cast<T *>(m.p);
+}
+
+/* Scope of accesses to PE pe: GPU when its heap is on this GPU. */
+__device__ __forceinline__ bool peer_gpu_scope(int pe) { return (peer_entry(pe) & SYMMEM_DEVICE_PEER_SYS) == 0; }
+
+/* PE pe's heap base here; 0 when it is not mapped. */
+__device__ __forceinline__ uint64_t base_of(int pe) { return peer_entry(pe) & ~SYMMEM_DEVICE_PEER_SYS; }
+
+/* Where symmetric [addr, addr+n) of PE pe is mapped here; nullptr when it is not (a PE on another
+ * host, reached through the proxy ring: proxy.cuh; or a bad PE or address, which that path traps on). */
+template <typename T>
+__device__ __forceinline__ T *mapped(const T *addr, int pe) {
+  const peer_at<const T> m = mapped_at(addr, pe);
+  return m.ok ? const_cast<T *>(m.p) : nullptr;
 }
 
 __device__ __noinline__ inline void bad_team(int team, const char *call) {
@@ -629,58 +580,45 @@ constexpr bool amo_direct = (sizeof(T) == 4 || sizeof(T) == 8) && (Op == amo_swa
 template <typename T>
 using amo_bits = typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type;
 
-/* A red (no result) of Op at p with the scope by predicate. */
+/* red (no result), atom and atom.cas of Op at p with the scope by predicate, for W-bit words
+ * (C: their asm constraint); the op's type is u for add, b for the bitwise ops and exch. */
+#define SYMMEM_RED_(OP, TY, C)                                                                    \
+  asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %2, 0;\n @s red.relaxed.sys.global." OP "." TY \
+               " [%0], %1;\n @!s red.relaxed.gpu.global." OP "." TY " [%0], %1;\n}"                 \
+               ::"l"(p), C(v), "r"(sys) : "memory")
+#define SYMMEM_ATOM_(OP, TY, C)                                                                    \
+  asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %3, 0;\n @s atom.relaxed.sys.global." OP "." TY \
+               " %0, [%1], %2;\n @!s atom.relaxed.gpu.global." OP "." TY " %0, [%1], %2;\n}"        \
+               : "=" C(old) : "l"(p), C(v), "r"(sys) : "memory")
+#define SYMMEM_CAS_(TY, C)                                                                             \
+  asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %4, 0;\n @s atom.relaxed.sys.global.cas." TY        \
+               " %0, [%1], %2, %3;\n @!s atom.relaxed.gpu.global.cas." TY " %0, [%1], %2, %3;\n}"      \
+               : "=" C(old) : "l"(p), C(c), C(v), "r"(sys) : "memory")
+#define SYMMEM_AMO_BY_OP_(INSN, W, C)                     \
+  if constexpr (Op == amo_add) INSN("add", "u" W, C);     \
+  else if constexpr (Op == amo_and) INSN("and", "b" W, C); \
+  else if constexpr (Op == amo_or) INSN("or", "b" W, C);   \
+  else if constexpr (Op == amo_xor) INSN("xor", "b" W, C); \
+  else INSN("exch", "b" W, C)
 template <int Op, typename T>
 __device__ __forceinline__ void red_sel(T *p, T value, unsigned sys) {
+  static_assert(Op != amo_swap, "swap has a result: atom_sel");
   amo_bits<T> v;
   memcpy(&v, &value, sizeof v);
   if constexpr (sizeof(T) == 4) {
-#define SYMMEM_RED_(OP, TY)                                                                                    \
-  asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %2, 0;\n @s red.relaxed.sys.global." OP "." TY " [%0], %1;\n" \
-               " @!s red.relaxed.gpu.global." OP "." TY " [%0], %1;\n}" ::"l"(p), "r"(v), "r"(sys) : "memory")
-    if constexpr (Op == amo_add) SYMMEM_RED_("add", "u32");
-    else if constexpr (Op == amo_and) SYMMEM_RED_("and", "b32");
-    else if constexpr (Op == amo_or) SYMMEM_RED_("or", "b32");
-    else if constexpr (Op == amo_xor) SYMMEM_RED_("xor", "b32");
-#undef SYMMEM_RED_
+    SYMMEM_AMO_BY_OP_(SYMMEM_RED_, "32", "r");
   } else {
-#define SYMMEM_RED_(OP, TY)                                                                                    \
-  asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %2, 0;\n @s red.relaxed.sys.global." OP "." TY " [%0], %1;\n" \
-               " @!s red.relaxed.gpu.global." OP "." TY " [%0], %1;\n}" ::"l"(p), "l"(v), "r"(sys) : "memory")
-    if constexpr (Op == amo_add) SYMMEM_RED_("add", "u64");
-    else if constexpr (Op == amo_and) SYMMEM_RED_("and", "b64");
-    else if constexpr (Op == amo_or) SYMMEM_RED_("or", "b64");
-    else if constexpr (Op == amo_xor) SYMMEM_RED_("xor", "b64");
-#undef SYMMEM_RED_
+    SYMMEM_AMO_BY_OP_(SYMMEM_RED_, "64", "l");
   }
 }
-/* An atom of Op at p with the scope by predicate; returns the old value. */
 template <int Op, typename T>
 __device__ __forceinline__ T atom_sel(T *p, T value, unsigned sys) {
   amo_bits<T> v, old;
   memcpy(&v, &value, sizeof v);
   if constexpr (sizeof(T) == 4) {
-#define SYMMEM_ATOM_(OP, TY)                                                                                        \
-  asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %3, 0;\n @s atom.relaxed.sys.global." OP "." TY " %0, [%1], %2;\n" \
-               " @!s atom.relaxed.gpu.global." OP "." TY " %0, [%1], %2;\n}"                                        \
-               : "=r"(old) : "l"(p), "r"(v), "r"(sys) : "memory")
-    if constexpr (Op == amo_add) SYMMEM_ATOM_("add", "u32");
-    else if constexpr (Op == amo_and) SYMMEM_ATOM_("and", "b32");
-    else if constexpr (Op == amo_or) SYMMEM_ATOM_("or", "b32");
-    else if constexpr (Op == amo_xor) SYMMEM_ATOM_("xor", "b32");
-    else SYMMEM_ATOM_("exch", "b32");
-#undef SYMMEM_ATOM_
+    SYMMEM_AMO_BY_OP_(SYMMEM_ATOM_, "32", "r");
   } else {
-#define SYMMEM_ATOM_(OP, TY)                                                                                        \
-  asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %3, 0;\n @s atom.relaxed.sys.global." OP "." TY " %0, [%1], %2;\n" \
-               " @!s atom.relaxed.gpu.global." OP "." TY " %0, [%1], %2;\n}"                                        \
-               : "=l"(old) : "l"(p), "l"(v), "r"(sys) : "memory")
-    if constexpr (Op == amo_add) SYMMEM_ATOM_("add", "u64");
-    else if constexpr (Op == amo_and) SYMMEM_ATOM_("and", "b64");
-    else if constexpr (Op == amo_or) SYMMEM_ATOM_("or", "b64");
-    else if constexpr (Op == amo_xor) SYMMEM_ATOM_("xor", "b64");
-    else SYMMEM_ATOM_("exch", "b64");
-#undef SYMMEM_ATOM_
+    SYMMEM_AMO_BY_OP_(SYMMEM_ATOM_, "64", "l");
   }
   T out;
   memcpy(&out, &old, sizeof out);
@@ -692,18 +630,18 @@ __device__ __forceinline__ T cas_sel(T *p, T cond, T value, unsigned sys) {
   memcpy(&c, &cond, sizeof c);
   memcpy(&v, &value, sizeof v);
   if constexpr (sizeof(T) == 4) {
-    asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %4, 0;\n @s atom.relaxed.sys.global.cas.b32 %0, [%1], %2, %3;\n"
-                 " @!s atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;\n}"
-                 : "=r"(old) : "l"(p), "r"(c), "r"(v), "r"(sys) : "memory");
+    SYMMEM_CAS_("b32", "r");
   } else {
-    asm volatile("{\n .reg .pred s;\n setp.ne.u32 s, %4, 0;\n @s atom.relaxed.sys.global.cas.b64 %0, [%1], %2, %3;\n"
-                 " @!s atom.relaxed.gpu.global.cas.b64 %0, [%1], %2, %3;\n}"
-                 : "=l"(old) : "l"(p), "l"(c), "l"(v), "r"(sys) : "memory");
+    SYMMEM_CAS_("b64", "l");
   }
   T out;
   memcpy(&out, &old, sizeof out);
   return out;
 }
+#undef SYMMEM_AMO_BY_OP_
+#undef SYMMEM_CAS_
+#undef SYMMEM_ATOM_
+#undef SYMMEM_RED_
 }  // namespace detail
 /* NAME returns the old value; VOID_NAME (when not empty) is the form without a result. */
 #define SYMMEM_DEVICE_AMO(NAME, VOID_NAME, OP, EXPR, ROP)                                    \

@@ -4,11 +4,11 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 
+#include "common/phases.h"
 #include "core/guard.h"
 #include "core/proxy_exec.h"
 #include "core/remote.h"
@@ -270,19 +270,11 @@ void teardown() {
 
 status do_init(int requested) {
   // Where init's time goes, printed at SYMMEM_DEBUG=info: milliseconds per phase.
-  using init_clock = std::chrono::steady_clock;
-  auto mark = init_clock::now();
-  std::string phases;
-  auto phase = [&](const char *name) {
-    const auto now = init_clock::now();
-    phases += strfmt("%s%s %.1f", phases.empty() ? "" : ", ", name,
-                     std::chrono::duration<double, std::milli>(now - mark).count());
-    mark = now;
-  };
+  phase_times times;
   SYMMEM_TRY(config::load(g.cfg));
   set_log_level(level_from(g.cfg.debug));
   SYMMEM_TRY(boot::create(g.cfg, g.boot));
-  phase("bootstrap");
+  times.phase("bootstrap");
   boot::set_current(g.boot.get());
   g.my_pe = g.boot->rank();
   g.n_pes = g.boot->size();
@@ -295,16 +287,16 @@ status do_init(int requested) {
   SYMMEM_TRY(make_heap_provider(g.cfg, g.heap));
   g.heap_size = round_up(g.heap->address_bytes(g.user_bytes), granule_bytes);
   g.heap_on_cpu = g.heap->cpu_accessible();
-  phase("heap provider");
+  times.phase("heap provider");
   std::vector<peer_info> all;
   int ctrl_fd = -1;
   status st = exchange_info(all);
-  if (st.ok()) phase("exchange");
+  if (st.ok()) times.phase("exchange");
   if (st.ok()) st = make_ctrl(ctrl_fd);
   if (st.ok()) st = map_heap();
-  if (st.ok()) phase("heap map");
+  if (st.ok()) times.phase("heap map");
   if (st.ok()) st = map_peers(all, ctrl_fd);
-  if (st.ok()) phase("peers map");
+  if (st.ok()) times.phase("peers map");
   if (ctrl_fd >= 0) ::close(ctrl_fd);
   if (!st.ok()) {
     return st;
@@ -317,13 +309,13 @@ status do_init(int requested) {
   std::vector<uint64_t> hosts;
   for (const peer_info &pi : all) hosts.push_back(pi.host);
   SYMMEM_TRY(remote_init(hosts, "init"));
-  phase("network");
+  times.phase("network");
   SYMMEM_TRY(g.heap->started());
-  phase("heap started");
+  times.phase("heap started");
   SYMMEM_TRY(g.boot->barrier("init"));
-  phase("barrier");
+  times.phase("barrier");
   log(log_level::info, "%s heap", g.heap->kind());
-  log(log_level::info, "init took (ms): %s", phases.c_str());
+  log(log_level::info, "init took (ms): %s", times.c_str());
   log(log_level::info, "initialized: %d PEs (%d on this host), heap %zu bytes at %#lx, bootstrap %s", g.n_pes,
       g.local_size, g.user_bytes, static_cast<unsigned long>(g.heap_base), g.boot->name());
   return ok_status;

@@ -3,7 +3,6 @@
 // proxy ring through which kernels reach PEs on other hosts.
 #include <sched.h>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -11,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "common/phases.h"
 #include "core/proxy_exec.h"
 #include "core/remote.h"
 #include "core/state.h"
@@ -280,15 +280,7 @@ static_assert(sizeof(symmem_device_sync) + size_t{SYMMEM_DEVICE_LL_AREA_BYTES} +
 // The device sync area is the heap's first allocation, so its offset is the same on every PE.
 status gpu_after_init() {
   // Where the GPU part of init goes, printed at SYMMEM_DEBUG=info (milliseconds).
-  using init_clock = std::chrono::steady_clock;
-  auto mark = init_clock::now();
-  std::string phases;
-  auto phase = [&](const char *name) {
-    const auto now = init_clock::now();
-    phases += strfmt("%s%s %.1f", phases.empty() ? "" : ", ", name,
-                     std::chrono::duration<double, std::milli>(now - mark).count());
-    mark = now;
-  };
+  phase_times times;
   sc::make_current();
   size_t off = 0;
   SYMMEM_TRY(runtime_block(sizeof(symmem_device_sync), "the device sync area", off));
@@ -297,13 +289,13 @@ status gpu_after_init() {
   if (g.remote) SYMMEM_TRY(reserve_reduce_scratch(scratch));  // device reductions across hosts fetch into it
   size_t ll = 0;  // small device fcollects and broadcasts without barriers
   SYMMEM_TRY(runtime_block(size_t{SYMMEM_DEVICE_LL_AREA_BYTES}, "the device LL areas", ll));
-  phase("runtime blocks");
+  times.phase("runtime blocks");
   if (const int err = sc::preload_kernels(); err != 0) {
     return fail(SYMMEM_ERR_SYSTEM, "init", "loading symmem's GPU kernels failed: %s", sc::launch_error_text(err));
   }
-  phase("kernels");
+  times.phase("kernels");
   sc::teams_init();
-  phase("teams");
+  times.phase("teams");
   CUresult e = sc::cu.cuMemHostAlloc(reinterpret_cast<void **>(&sc::g_amo_result), 64,
                               CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
   if (e != CUDA_SUCCESS) {
@@ -311,11 +303,11 @@ status gpu_after_init() {
     return sc::cu_fail(e, "init", "allocating the host-AMO result word", "check pinned-memory limits (ulimit -l)");
   }
   SYMMEM_TRY(sc::start_proxy());
-  phase("proxy");
+  times.phase("proxy");
   SYMMEM_TRY(sc::fill_state(off, scratch, ll));
   sc::publish();
-  phase("state");
-  log(log_level::info, "GPU init took (ms): %s", phases.c_str());
+  times.phase("state");
+  log(log_level::info, "GPU init took (ms): %s", times.c_str());
   return ok_status;
 }
 
