@@ -3,7 +3,9 @@
 // of the device state, which the runtime fills directly (publish_library_state), not through the
 // registry: the registry tells whether the *program* has device code.
 #define SYMMEM_DEVICE_LIBRARY
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "cuda/kernels.h"
 #include "symmem/device.cuh"
@@ -183,26 +185,51 @@ int launch_reduce_op(const coll_args &a, bool fused, int max_blocks, cudaStream_
   return last();
 }
 
+/* One kernel per machine type, not per C type: the module holds every kernel instance, and the
+ * driver loads the whole module at init (preload_kernels: 25-35 ms for 232 kernels, 17 MB of
+ * code, most of it the block reductions). Moves depend only on the element's size; long and long
+ * long are one type to the GPU, as are their unsigned forms; and, or and xor see bits, not signs.
+ * Sums and products keep their signedness (an unsigned short product promotes to int and can
+ * overflow it; a short one cannot). */
+template <size_t N>
+struct bits_of;
+template <> struct bits_of<1> { using type = uint8_t; };
+template <> struct bits_of<2> { using type = uint16_t; };
+template <> struct bits_of<4> { using type = uint32_t; };
+template <> struct bits_of<8> { using type = uint64_t; };
+template <> struct bits_of<16> { using type = double2; };
+
 template <typename T>
-constexpr bool bitwise_ok = std::is_integral<T>::value;
+struct fixed_int {  // the fixed-width integer of T's size and signedness
+  using type = std::conditional_t<std::is_signed<T>::value, std::make_signed_t<typename bits_of<sizeof(T)>::type>,
+                                  typename bits_of<sizeof(T)>::type>;
+};
 
 template <typename T>
 int launch_reduce(const coll_args &a, bool fused, int max_blocks, cudaStream_t st) {
   if constexpr (std::is_same<T, double2>::value) {
     if (a.op == SYMMEM_RED_MAXLOC) return launch_reduce_op<SYMMEM_RED_MAXLOC, T>(a, fused, max_blocks, st);
     if (a.op == SYMMEM_RED_MINLOC) return launch_reduce_op<SYMMEM_RED_MINLOC, T>(a, fused, max_blocks, st);
+  } else if constexpr (std::is_integral<T>::value) {
+    using F = typename fixed_int<T>::type;
+    using U = typename bits_of<sizeof(T)>::type;
+    switch (a.op) {
+      case SYMMEM_RED_SUM: return launch_reduce_op<SYMMEM_RED_SUM, F>(a, fused, max_blocks, st);
+      case SYMMEM_RED_PROD: return launch_reduce_op<SYMMEM_RED_PROD, F>(a, fused, max_blocks, st);
+      case SYMMEM_RED_MIN: return launch_reduce_op<SYMMEM_RED_MIN, F>(a, fused, max_blocks, st);
+      case SYMMEM_RED_MAX: return launch_reduce_op<SYMMEM_RED_MAX, F>(a, fused, max_blocks, st);
+      case SYMMEM_RED_AND: return launch_reduce_op<SYMMEM_RED_AND, U>(a, fused, max_blocks, st);
+      case SYMMEM_RED_OR: return launch_reduce_op<SYMMEM_RED_OR, U>(a, fused, max_blocks, st);
+      case SYMMEM_RED_XOR: return launch_reduce_op<SYMMEM_RED_XOR, U>(a, fused, max_blocks, st);
+      default: break;
+    }
   } else {
     switch (a.op) {
       case SYMMEM_RED_SUM: return launch_reduce_op<SYMMEM_RED_SUM, T>(a, fused, max_blocks, st);
       case SYMMEM_RED_PROD: return launch_reduce_op<SYMMEM_RED_PROD, T>(a, fused, max_blocks, st);
       case SYMMEM_RED_MIN: return launch_reduce_op<SYMMEM_RED_MIN, T>(a, fused, max_blocks, st);
       case SYMMEM_RED_MAX: return launch_reduce_op<SYMMEM_RED_MAX, T>(a, fused, max_blocks, st);
-      default:
-        if constexpr (bitwise_ok<T>) {
-          if (a.op == SYMMEM_RED_AND) return launch_reduce_op<SYMMEM_RED_AND, T>(a, fused, max_blocks, st);
-          if (a.op == SYMMEM_RED_OR) return launch_reduce_op<SYMMEM_RED_OR, T>(a, fused, max_blocks, st);
-          if (a.op == SYMMEM_RED_XOR) return launch_reduce_op<SYMMEM_RED_XOR, T>(a, fused, max_blocks, st);
-        }
+      default: break;
     }
   }
   return (int)cudaErrorInvalidValue;  // the host entry checked the pair; never reached
@@ -211,17 +238,17 @@ int launch_reduce(const coll_args &a, bool fused, int max_blocks, cudaStream_t s
 template <typename F>
 int with_dtype(int dtype, F f) {
   switch (dtype) {
-    case SYMMEM_DT_CHAR: return f((char *)nullptr);
-    case SYMMEM_DT_SCHAR: return f((signed char *)nullptr);
-    case SYMMEM_DT_UCHAR: return f((unsigned char *)nullptr);
-    case SYMMEM_DT_SHORT: return f((short *)nullptr);
-    case SYMMEM_DT_USHORT: return f((unsigned short *)nullptr);
-    case SYMMEM_DT_INT: return f((int *)nullptr);
-    case SYMMEM_DT_UINT: return f((unsigned *)nullptr);
-    case SYMMEM_DT_LONG: return f((long *)nullptr);
-    case SYMMEM_DT_ULONG: return f((unsigned long *)nullptr);
-    case SYMMEM_DT_LONGLONG: return f((long long *)nullptr);
-    case SYMMEM_DT_ULONGLONG: return f((unsigned long long *)nullptr);
+    case SYMMEM_DT_CHAR: return f((typename fixed_int<char>::type *)nullptr);
+    case SYMMEM_DT_SCHAR: return f((int8_t *)nullptr);
+    case SYMMEM_DT_UCHAR: return f((uint8_t *)nullptr);
+    case SYMMEM_DT_SHORT: return f((int16_t *)nullptr);
+    case SYMMEM_DT_USHORT: return f((uint16_t *)nullptr);
+    case SYMMEM_DT_INT: return f((int32_t *)nullptr);
+    case SYMMEM_DT_UINT: return f((uint32_t *)nullptr);
+    case SYMMEM_DT_LONG:
+    case SYMMEM_DT_LONGLONG: return f((typename fixed_int<long long>::type *)nullptr);
+    case SYMMEM_DT_ULONG:
+    case SYMMEM_DT_ULONGLONG: return f((uint64_t *)nullptr);
     case SYMMEM_DT_FLOAT: return f((float *)nullptr);
     case SYMMEM_DT_DOUBLE: return f((double *)nullptr);
     case SYMMEM_DT_HALF: return f((__half *)nullptr);
@@ -366,7 +393,7 @@ int launch_collective(const coll_args &a, int max_blocks, CUstream stream) {
       const bool in_place = dd::overlaps(a.dest, bytes, a.source, src_bytes);
       return launch_reduce<T>(a, in_place || bytes <= fused_limit_bytes, max_blocks, st);
     }
-    return launch_move<T>(a, bytes <= fused_limit_bytes, max_blocks, st);
+    return launch_move<typename bits_of<sizeof(T)>::type>(a, bytes <= fused_limit_bytes, max_blocks, st);
   });
 }
 

@@ -110,6 +110,15 @@ template <> float value_of<float>(int pe, int round, size_t i) { return (float)(
 template <> uint64_t value_of<uint64_t>(int pe, int round, size_t i) {
   return (0x9e3779b97f4a7c15ull * (uint64_t)(pe + 1) * (round + 3)) ^ (i * 0x5851f42d4c957f2dull);
 }
+// Negative and positive: a max of shorts taken as unsigned would pick the negative ones.
+template <> short value_of<short>(int pe, int round, size_t i) {
+  return (short)((int)((pe * 4099 + round * 577 + i * 29) % 60001) - 30000);
+}
+// Bits all over, the sign bit too (about half of them negative).
+template <> long long value_of<long long>(int pe, int round, size_t i) {
+  return (long long)((0xd1b54a32d192ed03ull * (uint64_t)(pe + 2) * (round + 1)) ^ (i * 0x2545f4914f6cdd1dull));
+}
+template <> long value_of<long>(int pe, int round, size_t i) { return (long)value_of<long long>(pe, round, i) | 0x40; }
 template <> half value_of<half>(int pe, int round, size_t i) { return __float2half((float)((pe + round + i) % 16)); }
 template <> __nv_bfloat16 value_of<__nv_bfloat16>(int pe, int round, size_t i) {
   return __float2bfloat16((float)((pe * 3 + round + i) % 32));
@@ -124,6 +133,9 @@ double as_double(uint64_t v) { return (double)v; }
 double as_double(half v) { return __half2float(v); }
 double as_double(__nv_bfloat16 v) { return __bfloat162float(v); }
 bool same(int a, int b) { return a == b; }
+bool same(short a, short b) { return a == b; }
+bool same(long long a, long long b) { return a == b; }
+bool same(long a, long b) { return a == b; }
 bool same(float a, float b) { return a == b; }
 bool same(uint64_t a, uint64_t b) { return a == b; }
 bool same(half a, half b) { return __half2float(a) == __half2float(b); }
@@ -174,6 +186,15 @@ SYMMEM_T_RED(fmax, float, SYMMEM_RED_MAX, nvshmem_float_max_reduce, nvshmemx_flo
              nvshmemx_float_max_reduce, nvshmem_float_max_reduce)
 SYMMEM_T_RED(uxor, uint64_t, SYMMEM_RED_XOR, nvshmem_uint64_xor_reduce, nvshmemx_uint64_xor_reduce,
              nvshmemx_uint64_xor_reduce, nvshmemx_uint64_xor_reduce, nvshmem_uint64_xor_reduce)
+// The library's stream kernels are one per machine type (kernels.cu): a short max keeps its sign,
+// a long long max shares the kernel of long and keeps its sign, an int64 (signed) and goes through
+// the 64-bit unsigned kernel.
+SYMMEM_T_RED(smax, short, SYMMEM_RED_MAX, nvshmem_short_max_reduce, nvshmemx_short_max_reduce, nvshmemx_short_max_reduce,
+             nvshmemx_short_max_reduce, nvshmem_short_max_reduce)
+SYMMEM_T_RED(llmax, long long, SYMMEM_RED_MAX, nvshmem_longlong_max_reduce, nvshmemx_longlong_max_reduce,
+             nvshmemx_longlong_max_reduce, nvshmemx_longlong_max_reduce, nvshmem_longlong_max_reduce)
+SYMMEM_T_RED(i64and, int64_t, SYMMEM_RED_AND, nvshmem_int64_and_reduce, nvshmemx_int64_and_reduce,
+             nvshmemx_int64_and_reduce, nvshmemx_int64_and_reduce, nvshmem_int64_and_reduce)
 SYMMEM_T_RED(hsum, half, SYMMEM_RED_SUM, nvshmem_half_sum_reduce, nvshmemx_half_sum_reduce, nvshmemx_half_sum_reduce,
              nvshmemx_half_sum_reduce, nvshmem_half_sum_reduce)
 SYMMEM_T_RED(bsum, __nv_bfloat16, SYMMEM_RED_SUM, nvshmem_bfloat16_sum_reduce, nvshmemx_bfloat16_sum_reduce,
@@ -397,6 +418,9 @@ void run_all(nvshmem_team_t team, void *a, void *b, cudaStream_t st) {
   test_reduce<SYMMEM_RED_SUM, int>("int sum", isum_run, team, a, b, st);
   test_reduce<SYMMEM_RED_MAX, float>("float max", fmax_run, team, a, b, st);
   test_reduce<SYMMEM_RED_XOR, uint64_t>("uint64 xor", uxor_run, team, a, b, st);
+  test_reduce<SYMMEM_RED_MAX, short>("short max", smax_run, team, a, b, st);
+  test_reduce<SYMMEM_RED_MAX, long long>("longlong max", llmax_run, team, a, b, st);
+  test_reduce<SYMMEM_RED_AND, int64_t>("int64 and", i64and_run, team, a, b, st);
   test_reduce<SYMMEM_RED_SUM, half>("half sum", hsum_run, team, a, b, st);
   test_reduce<SYMMEM_RED_SUM, __nv_bfloat16>("bfloat16 sum", bsum_run, team, a, b, st);
   test_reduce<SYMMEM_RED_MAXLOC, double2>("double2 maxloc", mloc_run, team, a, b, st);
