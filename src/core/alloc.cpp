@@ -39,7 +39,7 @@ void *allocate(size_t size, size_t align, const char *call) {
     g.alloc.release(*off);
     return nullptr;
   }
-  if (current_log_level() >= log_level::trace) log(log_level::trace, "%s: done", call);
+  log(log_level::trace, "%s: done", call);
   return reinterpret_cast<void *>(g.heap_base + *off);
 }
 
@@ -70,12 +70,11 @@ bool find_block(const void *ptr, const char *call, size_t &offset, size_t &size)
 void *checked_alloc(call_id id, size_t size, size_t align, const char *call) {
   require_init(call);
   call_record rec{id, 1, size, align};
-  const bool tr = current_log_level() >= log_level::trace;
-  if (tr) log(log_level::trace, "%s: %zu bytes: entered", call, size);
+  log(log_level::trace, "%s: %zu bytes: entered", call, size);
   if (!collective_sync(rec, call).ok()) {
     return nullptr;
   }
-  if (tr) log(log_level::trace, "%s: every PE has entered", call);
+  log(log_level::trace, "%s: every PE has entered", call);
   if (!is_pow2(align)) {
     (void)fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "alignment %zu is not a power of two", align);
     return nullptr;

@@ -211,26 +211,20 @@ int launch_reduce(const coll_args &a, bool fused, int max_blocks, cudaStream_t s
   if constexpr (std::is_same<T, double2>::value) {
     if (a.op == SYMMEM_RED_MAXLOC) return launch_reduce_op<SYMMEM_RED_MAXLOC, T>(a, fused, max_blocks, st);
     if (a.op == SYMMEM_RED_MINLOC) return launch_reduce_op<SYMMEM_RED_MINLOC, T>(a, fused, max_blocks, st);
-  } else if constexpr (std::is_integral<T>::value) {
-    using F = typename fixed_int<T>::type;
-    using U = typename bits_of<sizeof(T)>::type;
-    switch (a.op) {
-      case SYMMEM_RED_SUM: return launch_reduce_op<SYMMEM_RED_SUM, F>(a, fused, max_blocks, st);
-      case SYMMEM_RED_PROD: return launch_reduce_op<SYMMEM_RED_PROD, F>(a, fused, max_blocks, st);
-      case SYMMEM_RED_MIN: return launch_reduce_op<SYMMEM_RED_MIN, F>(a, fused, max_blocks, st);
-      case SYMMEM_RED_MAX: return launch_reduce_op<SYMMEM_RED_MAX, F>(a, fused, max_blocks, st);
-      case SYMMEM_RED_AND: return launch_reduce_op<SYMMEM_RED_AND, U>(a, fused, max_blocks, st);
-      case SYMMEM_RED_OR: return launch_reduce_op<SYMMEM_RED_OR, U>(a, fused, max_blocks, st);
-      case SYMMEM_RED_XOR: return launch_reduce_op<SYMMEM_RED_XOR, U>(a, fused, max_blocks, st);
-      default: break;
-    }
   } else {
+    // with_dtype hands integers over as fixed-width types already, of their own signedness.
     switch (a.op) {
       case SYMMEM_RED_SUM: return launch_reduce_op<SYMMEM_RED_SUM, T>(a, fused, max_blocks, st);
       case SYMMEM_RED_PROD: return launch_reduce_op<SYMMEM_RED_PROD, T>(a, fused, max_blocks, st);
       case SYMMEM_RED_MIN: return launch_reduce_op<SYMMEM_RED_MIN, T>(a, fused, max_blocks, st);
       case SYMMEM_RED_MAX: return launch_reduce_op<SYMMEM_RED_MAX, T>(a, fused, max_blocks, st);
-      default: break;
+      default:
+        if constexpr (std::is_integral<T>::value) {
+          using U = typename bits_of<sizeof(T)>::type;
+          if (a.op == SYMMEM_RED_AND) return launch_reduce_op<SYMMEM_RED_AND, U>(a, fused, max_blocks, st);
+          if (a.op == SYMMEM_RED_OR) return launch_reduce_op<SYMMEM_RED_OR, U>(a, fused, max_blocks, st);
+          if (a.op == SYMMEM_RED_XOR) return launch_reduce_op<SYMMEM_RED_XOR, U>(a, fused, max_blocks, st);
+        }
     }
   }
   return (int)cudaErrorInvalidValue;  // the host entry checked the pair; never reached
