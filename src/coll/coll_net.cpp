@@ -162,9 +162,14 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
 // back-to-back broadcasts overlap as far as the ring allows: a root reuses a slot only once every
 // member has finished the broadcast that used it last. Each PE stores how far it got in its own
 // team area (net_done, tagged by the team's bcast_base, so a value an older team of the slot left
-// reads as older); a root that needs a member further than it last saw reads the member's word
-// (a get), about once per ring's worth of broadcasts. Nothing is sent for it, so no report can
-// overtake another. Ring positions count the team's broadcasts, so they agree on every member
+// reads as older), and every net_report_every broadcasts also sends it, fire-and-forget, into the
+// area of that broadcast's root (net_done_of). A root that needs a member further than it last
+// saw takes in the reports that have come (one progress call of its own: the progress thread,
+// which would wake on the root's CPU for each, stays asleep) and uses the member's report when it
+// is far enough, else reads the member's word (a blocking get). Every value sent was true when it
+// was sent and the root keeps the largest it has seen, so a report that a late older one
+// overwrote only gives a smaller bound, never a wrong one; with a steady root the reports keep
+// it from waiting for a get. Ring positions count the team's broadcasts, so they agree on every member
 // whoever the roots are; a slot's landed count only ever goes up (its base carried over from the
 // slot's earlier teams).
 status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
@@ -184,6 +189,13 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
       for (int m = 0; m < gr.n; ++m) {
         uint64_t &seen = t.net_done_seen[static_cast<size_t>(m)];
         if (m == gr.me || seen >= need) continue;
+        if (m < teams::net_reporters) {
+          seen = std::max(seen, mine->net_done_of[m].load(std::memory_order_acquire));
+          if (seen >= need) continue;
+          core::remote_progress();  // takes in the reports that have come
+          seen = std::max(seen, mine->net_done_of[m].load(std::memory_order_acquire));
+          if (seen >= need) continue;
+        }
         const int pe = gr.world(m);
         core::ctrl_get(pe, done_off, &seen, sizeof seen, call);
         if (seen >= need) continue;
@@ -219,7 +231,13 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
     }
     if (nbytes != 0) std::memcpy(dest, in.data, nbytes);
   }
-  mine->net_done.store(t.bcast_base + s, std::memory_order_release);  // read by later roots
+  const uint64_t done = t.bcast_base + s;
+  mine->net_done.store(done, std::memory_order_release);  // read by later roots
+  if (gr.me != root && gr.me < teams::net_reporters && s % teams::net_report_every == 0) {
+    core::ctrl_signal(gr.world(root),
+                      area_off + offsetof(teams::team_area, net_done_of) + static_cast<size_t>(gr.me) * sizeof(uint64_t),
+                      &done, 1, call);
+  }
   return ok_status;
 }
 

@@ -22,6 +22,8 @@ inline constexpr size_t bcast_inline = 248;              // a short broadcast: d
 inline constexpr size_t net_xchg_bytes = size_t{24} << 10;  // blocks of one exchange across hosts, per parity
 inline constexpr int net_ring = 32;              // pushed broadcasts in flight per team (across hosts)
 inline constexpr size_t net_ring_bytes = 4096;   // data of a pushed broadcast, at most
+inline constexpr int net_report_every = 16;      // a member tells the root how far it got every this many
+inline constexpr int net_reporters = 64;         // team PEs below this report (the others are read)
 
 // One pushed broadcast as it lands: the root's data signal stores `seq`, `rec` and the data, then
 // adds 1 to `landed`.
@@ -60,9 +62,12 @@ struct team_area {
   alignas(64) unsigned char net_xchg_data[2][net_xchg_bytes];
   // Pushed broadcasts (coll_net.cpp): broadcast s of the team lands in net_ring_slots[s % net_ring];
   // net_done is the last pushed broadcast this PE has finished, tagged by the team's bcast_base
-  // (written only by this PE; a root reads it when it needs to reuse a slot).
+  // (written only by this PE; a root reads it when it needs to reuse a slot). net_done_of[m] is
+  // the same figure for team PE m as m last reported it to this PE, the root of a broadcast it
+  // finished (every net_report_every broadcasts): a lower bound, tagged likewise.
   net_ring_slot net_ring_slots[net_ring];
   alignas(64) std::atomic<uint64_t> net_done;
+  alignas(64) std::atomic<uint64_t> net_done_of[net_reporters];
 };
 // SHMEM_TEAM_WORLD, the team most programs use for everything, exchanges through a larger area
 // of its own after the team areas (per parity), so its blocks of up to a few hundred KiB take one

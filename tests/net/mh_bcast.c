@@ -2,14 +2,17 @@
  * member's dest must hold that call's data, even when a later root's broadcast reached it first
  * (the broadcast has no barrier; docs/multihost.md). One dest reused and reset by every member
  * between calls, and a slot of a large poisoned array per call, each checked as the call returns.
- * Then the same on a team split across the hosts, destroyed and split again into the same slot
- * (its counts start over), and on sizes from 8 B to 256 KiB.
+ * Then the same with one root for every call (it runs ahead of the members as far as the
+ * broadcasts' ring lets it, and one member falls behind now and then, so the root must learn how
+ * far each got before it reuses a slot), on a team split across the hosts, destroyed and split
+ * again into the same slot (its counts start over), and on sizes from 8 B to 256 KiB.
  *
  *   mh_bcast [ROUNDS]      (default 400) */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void check_slot(const long *slot, size_t nelems, long round, int root, const char *what) {
   for (size_t k = 0; k < nelems; ++k) {
@@ -22,17 +25,18 @@ static void check_slot(const long *slot, size_t nelems, long round, int root, co
   }
 }
 
-/* `rounds` broadcasts on `team`, root i % size, `nelems` longs each: into one dest, which every
+/* `rounds` broadcasts on `team`, root i % size (or `fixed_root` when it is >= 0), `nelems` longs each: into one dest, which every
  * member poisons right before each call (a program may reuse and reset its dest between
  * broadcasts: nobody else writes it), and into slot i of `slots`. Checked as each call returns. */
 static long *one, *slots, *src;
 
-static void run(shmem_team_t team, long rounds, size_t nelems, const char *what) {
+static void run(shmem_team_t team, long rounds, size_t nelems, int fixed_root, const char *what) {
   const int me = shmem_team_my_pe(team), size = shmem_team_n_pes(team);
   memset(slots, 0xa5, (size_t)rounds * nelems * sizeof(long)); /* poison: unwritten data shows */
   shmem_team_sync(team);
   for (long i = 0; i < rounds; ++i) {
-    const int root = (int)(i % size);
+    const int root = fixed_root >= 0 ? fixed_root : (int)(i % size);
+    if (fixed_root >= 0 && me == (fixed_root + 1) % size && i % 97 == 0) usleep(3000); /* falls behind */
     if (me == root)
       for (size_t k = 0; k < nelems; ++k) src[k] = i * 1000003L + root * 7919L + (long)k;
     memset(one, 0xa5, nelems * sizeof(long));
@@ -49,7 +53,8 @@ static void run(shmem_team_t team, long rounds, size_t nelems, const char *what)
     check_slot(slot, nelems, i, root, what);
   }
   shmem_team_sync(team);
-  for (long i = 0; i < rounds; ++i) check_slot(slots + (size_t)i * nelems, nelems, i, (int)(i % size), what);
+  for (long i = 0; i < rounds; ++i)
+    check_slot(slots + (size_t)i * nelems, nelems, i, fixed_root >= 0 ? fixed_root : (int)(i % size), what);
 }
 
 int main(int argc, char **argv) {
@@ -64,15 +69,19 @@ int main(int argc, char **argv) {
     fprintf(stderr, "PE %d: shmem_malloc failed\n", me);
     shmem_global_exit(1);
   }
-  run(SHMEM_TEAM_WORLD, rounds, 1, "world, 8 B");
-  run(SHMEM_TEAM_WORLD, rounds / 4, 128, "world, 1 KiB");
-  run(SHMEM_TEAM_WORLD, 8, 32768, "world, 256 KiB");
+  run(SHMEM_TEAM_WORLD, rounds, 1, -1, "world, 8 B");
+  run(SHMEM_TEAM_WORLD, rounds, 1, 0, "world, 8 B, root 0");
+  run(SHMEM_TEAM_WORLD, rounds, 1, n - 1, "world, 8 B, the last PE the root");
+  run(SHMEM_TEAM_WORLD, rounds / 4, 128, -1, "world, 1 KiB");
+  run(SHMEM_TEAM_WORLD, rounds / 4, 128, 0, "world, 1 KiB, root 0");
+  run(SHMEM_TEAM_WORLD, 8, 32768, -1, "world, 256 KiB");
   for (int again = 0; again < 3; ++again) {
     /* every other PE: with the PEs filling the hosts in order, a team with members on each host */
     shmem_team_t odd = SHMEM_TEAM_INVALID;
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n / 2, NULL, 0, &odd);
     if (odd != SHMEM_TEAM_INVALID) {
-      run(odd, rounds / 2, 3, "odd PEs");
+      run(odd, rounds / 2, 3, -1, "odd PEs");
+      run(odd, rounds / 2, 3, 0, "odd PEs, one root");
       shmem_team_destroy(odd);
     }
     shmem_barrier_all();
