@@ -25,6 +25,7 @@ struct settings {
   std::string plugin_path;
   std::string hostname;
   std::string net_heap;  // SYMMEM_NET_HEAP
+  size_t net_put_staged = 0;  // SYMMEM_NET_PUT_STAGED
   bool check_args = true;
   bool symmetric_data = true;
 

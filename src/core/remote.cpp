@@ -87,6 +87,9 @@ struct remote_state {
   std::vector<char> staged;
   bool any_staged = false, my_staged = false;
   std::unique_ptr<std::atomic<uint8_t>[]> live;
+  // Small puts to host memory of other hosts (SYMMEM_NET_PUT_STAGED): at most this many bytes go as
+  // staged puts, answered by their owner, so that a quiet costs one round trip (0: none).
+  size_t put_staged = 0;
 };
 
 remote_state r;
@@ -231,13 +234,20 @@ status exchange_keys(const char *call) {
 }
 
 // Staged requests of PEs on other hosts (the plugin's handlers call these): only inside granules
-// of this PE's heap that an allocation uses, so a stray address is refused, never touched.
+// of this PE's heap that an allocation uses (any heap: small puts to a host heap are staged too),
+// so a stray address is refused, never touched.
 bool staged_range(uint64_t addr, size_t len) {
   const uint64_t off = addr - g.heap_base;
-  if (!r.my_staged || !r.live || off >= g.heap_size || len > g.heap_size - off) return false;
+  if (!r.live || off >= g.heap_size || len > g.heap_size - off) return false;
   for (size_t gi = off / granule_bytes; gi * granule_bytes < off + len; ++gi)
     if (r.live[gi].load(std::memory_order_acquire) == 0) return false;
   return true;
+}
+
+// Inside this PE's symmetric static data (host memory: small staged puts land there too).
+bool staged_data(uint64_t addr, size_t len) {
+  const uint64_t off = addr - g.data_lo;
+  return g.data_len != 0 && off < g.data_len && len <= g.data_len - off;
 }
 
 void copy_kind(void *to, const void *from, size_t n) {
@@ -247,6 +257,11 @@ void copy_kind(void *to, const void *from, size_t n) {
 
 int stage_store(void *, uint64_t addr, const void *src, size_t len) {
   if (current_log_level() >= log_level::trace) log(log_level::trace, "staged store of %zu bytes at %#llx", len, static_cast<unsigned long long>(addr));
+  if (staged_data(addr, len)) {
+    if (len != 0) std::memcpy(reinterpret_cast<void *>(addr), src, len);
+    std::atomic_thread_fence(std::memory_order_release);  // before the answer that completes it
+    return SYMMEM_SUCCESS;
+  }
   if (!staged_range(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
   if (len != 0) copy_kind(reinterpret_cast<void *>(addr), src, len);
   return SYMMEM_SUCCESS;
@@ -306,6 +321,7 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   }
   if (!spans) return ok_status;  // every PE on one host: no transport, nothing on any path changes
   r.my_staged = !g.heap_on_cpu || g.cfg.net_heap == "staged";
+  r.put_staged = std::min(g.cfg.net_put_staged, size_t{SYMMEM_NET_DATA_SIGNAL_MAX});
   r.staged.assign(static_cast<size_t>(g.n_pes), 0);
   r.any_staged = false;
   r.remote.assign(static_cast<size_t>(g.n_pes), 0);
@@ -376,6 +392,7 @@ void remote_teardown() {
   r.granules = r.dir_bytes = 0;
   r.staged.clear();
   r.any_staged = r.my_staged = false;
+  r.put_staged = 0;
   r.live.reset();
 }
 
@@ -388,6 +405,7 @@ status remote_commit(size_t offset, size_t length, const char *call) {
       }
       continue;
     }
+    r.live[gi].store(1, std::memory_order_release);  // small staged puts may land in it
     if (r.granule_handle[gi] != nullptr) continue;  // still registered (a retained granule)
     net::packed_key key;
     void *at = reinterpret_cast<void *>(g.heap_base + gi * granule_bytes);
@@ -428,10 +446,18 @@ char *bounce_buffer() {
 
 bool cpu_reaches(const void *p, size_t n) { return SYMMEM_LIKELY(g.heap_on_cpu) || g.heap->cpu_reaches(p, n); }
 
+// Before a get or a fetching atomic to `pe`: staged puts to it still unanswered are completed
+// first, so the later operation sees them (active messages and UCX's RMA need not keep their order).
+void settle_staged(void *w, int pe, const char *call) {
+  if ((r.put_staged != 0 || r.any_staged) && SYMMEM_UNLIKELY(r.net->staged_pending(w, pe))) {
+    must(r.net->quiet(w, pe, call), pe, call);
+  }
+}
+
 void put_chunk(void *w, char *d, const char *s, size_t n, int pe, bool nbi, const char *call) {
   while (n > 0) {
     target t = resolve(d, n, pe, call);
-    if (t.region == region_staged) {
+    if (t.region == region_staged || t.n <= r.put_staged) {
       must(r.net->staged_put(w, pe, t.raddr, s, t.n, call), pe, call);
     } else {
       must(r.net->put(w, pe, t.region, t.raddr, s, t.n, nbi, call), pe, call);
@@ -443,6 +469,7 @@ void put_chunk(void *w, char *d, const char *s, size_t n, int pe, bool nbi, cons
 }
 
 void get_chunk(void *w, char *d, const char *s, size_t n, int pe, bool nbi, const char *call) {
+  settle_staged(w, pe, call);
   while (n > 0) {
     target t = resolve(s, n, pe, call);
     if (t.region == region_staged) {
@@ -492,6 +519,7 @@ uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, u
   target t = resolve(dest, size, pe, call);
   uint64_t result = 0;
   void *w = worker_of(ctx, call);
+  if (fetch) settle_staged(w, pe, call);  // OpenSHMEM orders a non-fetching one only by a fence
   if (t.region == region_staged && op == SYMMEM_NET_AMO_SWAP && !fetch) {
     // A set (a signal's or a device barrier's store): a staged put of the value, which the owner
     // writes with its copy engine rather than an atomic kernel. No SM is needed, so a kernel that
@@ -507,11 +535,13 @@ uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, u
 }
 
 // Staged operations are not ordered by UCX's fence (each is an active message its target answers,
-// and active messages need not arrive in order), so beside a staged heap a fence completes them.
+// and active messages need not arrive in order), so beside a staged heap, or after small staged
+// puts still unanswered, a fence completes them.
 void remote_fence(const char *call, symmem_ctx_s *ctx) {
   if (!g.remote) return;
-  if (r.any_staged) return remote_quiet(call, ctx);
-  must(r.net->fence(worker_of(ctx, call), call), -1, call);
+  void *w = worker_of(ctx, call);
+  if (r.any_staged || (r.put_staged != 0 && r.net->staged_pending(w, -1))) return remote_quiet(call, ctx);
+  must(r.net->fence(w, call), -1, call);
 }
 
 void remote_quiet(const char *call, symmem_ctx_s *ctx) {

@@ -80,6 +80,9 @@ class transport {
   status staged_get(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call);
   status staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned size, uint64_t value, uint64_t compare,
                     uint64_t *result, const char *call);
+  // Whether staged operations of the worker that a quiet completes (puts, non-fetching atomics)
+  // to PE pe (pe < 0: to any) still wait for their answers.
+  bool staged_pending(void *w, int pe) { return ops_.staged_pending == nullptr || ops_.staged_pending(w, pe) != 0; }
   status fence(void *w, const char *call);
   // Completes every earlier operation of the worker (pe < 0) or those to one PE.
   status quiet(void *w, int pe, const char *call);

@@ -160,6 +160,9 @@ typedef struct symmem_net_ops {
   int (*staged_get)(void *worker, int pe, uint64_t raddr, void *dst, size_t len, void **req, const char *call);
   int (*staged_amo)(void *worker, int pe, uint64_t raddr, int op, unsigned size, uint64_t value, uint64_t compare,
                     uint64_t *result, void **req, const char *call);
+  // 1 when staged puts or non-fetching staged atomics of the worker to PE pe (pe < 0: to any PE)
+  // have not been answered yet, else 0. NULL: the library takes it as 1 whenever it staged any.
+  int (*staged_pending)(void *worker, int pe);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

@@ -453,6 +453,10 @@ void staged_round(void *wk, const char *which) {
     for (size_t i = 0; i < len; ++i) mine[i] = pattern(me, i + len);
     MUST(tp->staged_put(wk, to, sbase[static_cast<size_t>(to)], mine.data(), len, "staged put"));
     std::memset(mine.data(), 0, len);  // the source is reusable at once
+    // Counted per target PE until its answer: the library completes them before a get to that PE.
+    if (n > 2) CHECK(!tp->staged_pending(wk, from));  // nothing was sent there
+    for (int spin = 0; spin < 20000000 && tp->staged_pending(wk, to); ++spin) tp->progress(wk);
+    CHECK(!tp->staged_pending(wk, to) && !tp->staged_pending(wk, -1));
     MUST(tp->quiet(wk, -1, "quiet"));
     std::vector<unsigned char> got(len, 0xEE);
     MUST(tp->staged_get(wk, to, sbase[static_cast<size_t>(to)] + max, got.data(), len, "staged get"));

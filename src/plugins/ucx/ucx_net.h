@@ -67,6 +67,7 @@ struct worker {
   // (puts, non-fetching atomics); the first error one answered with.
   std::atomic<uint64_t> staged_pending{0};
   std::atomic<int> staged_error{0};
+  std::unique_ptr<std::atomic<uint32_t>[]> staged_to;  // the same, per target PE
 };
 
 struct plugin {

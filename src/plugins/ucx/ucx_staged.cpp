@@ -8,7 +8,8 @@
 // answers (UCX does not promise that active messages on one connection arrive in order, so
 // nothing here relies on order). Fetching operations carry their request's address as a token
 // that the answer returns; the request is this file's own object, told apart from UCX's requests
-// by its lowest address bit.
+// by its lowest address bit. Counted operations (puts, non-fetching atomics) carry an even token,
+// 2 * (target PE + 1), so that the answer says which PE's count it settles.
 #include <cstdlib>
 #include <cstring>
 
@@ -23,7 +24,7 @@ enum class kind : uint32_t { put = 1, get = 2, amo = 3 };
 struct request_hdr {
   uint64_t addr;
   uint64_t len;    // bytes (an atomic's size)
-  uint64_t token;  // the sender's staged request (tagged), or 0: counted by the sending worker
+  uint64_t token;  // the sender's staged request (tagged, odd), or even: counted by the sending worker
   uint64_t value, compare;
   uint32_t kind;
   uint32_t op;     // SYMMEM_NET_AMO_*
@@ -75,8 +76,10 @@ int send_owned(plugin &p, ucp_ep_h ep, unsigned am_id, char *buf, size_t hdr_len
   return SYMMEM_SUCCESS;
 }
 
-int send_request(worker &wk, int pe, const request_hdr &h, const void *payload, size_t len, const char *what,
+int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t len, const char *what,
                  const char *call) {
+  const bool counted = h.token == 0;
+  if (counted) h.token = 2 * (static_cast<uint64_t>(pe) + 1);
   if (len > SYMMEM_NET_DATA_SIGNAL_MAX || h.len > SYMMEM_NET_DATA_SIGNAL_MAX) {
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged %s of %llu bytes (at most %u)", what,
                   static_cast<unsigned long long>(h.len), SYMMEM_NET_DATA_SIGNAL_MAX);
@@ -91,9 +94,15 @@ int send_request(worker &wk, int pe, const request_hdr &h, const void *payload, 
     std::free(buf);
     return SYMMEM_ERR_NOT_ACCESSIBLE;
   }
-  if (h.token == 0) wk.staged_pending.fetch_add(1, std::memory_order_relaxed);
+  if (counted) {
+    wk.staged_pending.fetch_add(1, std::memory_order_relaxed);
+    wk.staged_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
+  }
   const int rc = send_owned(*wk.pl, ep, staged_request_am_id, buf, sizeof h, len, true, pe, what, call);
-  if (rc != SYMMEM_SUCCESS && h.token == 0) wk.staged_pending.fetch_sub(1, std::memory_order_relaxed);
+  if (rc != SYMMEM_SUCCESS && counted) {
+    wk.staged_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_relaxed);
+    wk.staged_pending.fetch_sub(1, std::memory_order_relaxed);
+  }
   return rc;
 }
 
@@ -123,9 +132,13 @@ ucs_status_t on_answer(void *arg, const void *header, size_t header_length, void
     return UCS_OK;
   }
   std::memcpy(&a, header, sizeof a);
-  if (a.token == 0) {  // a put or a non-fetching atomic: counted
+  if (a.token % 2 == 0) {  // a put or a non-fetching atomic: counted
     int none = 0;
     if (a.status < 0) wk.staged_error.compare_exchange_strong(none, static_cast<int>(a.status));
+    const uint64_t pe = a.token / 2 - 1;
+    if (a.token != 0 && pe < static_cast<uint64_t>(wk.pl->host.n_pes)) {
+      wk.staged_to[pe].fetch_sub(1, std::memory_order_release);
+    }
     wk.staged_pending.fetch_sub(1, std::memory_order_release);
     return UCS_OK;
   }
@@ -276,7 +289,15 @@ int flush_staged(worker &wk, int pe, void **req, const char *call) {
   return 1;
 }
 
+int do_staged_pending(void *w, int pe) {
+  worker &wk = *static_cast<worker *>(w);
+  if (pe < 0) return wk.staged_pending.load(std::memory_order_acquire) != 0 ? 1 : 0;
+  if (pe >= wk.pl->host.n_pes) return 0;
+  return wk.staged_to[static_cast<size_t>(pe)].load(std::memory_order_acquire) != 0 ? 1 : 0;
+}
+
 void fill_staged_ops(symmem_net_ops &ops) {
+  ops.staged_pending = do_staged_pending;
   ops.staged_put = do_staged_put;
   ops.staged_get = do_staged_get;
   ops.staged_amo = do_staged_amo;
