@@ -286,6 +286,32 @@ int stage_amo(void *, uint64_t addr, int op, unsigned size, uint64_t value, uint
   return SYMMEM_SUCCESS;
 }
 
+// A put-with-signal's signal, after its data (staged_put_signal). Host memory: a CPU atomic with
+// release order, so the reader that sees it sees the data. A GPU heap: a set is an aligned 8-byte
+// copy-engine write behind the data's copy (no SM needed, as for remote_amo's sets), an add the
+// kind's system-scope atomic.
+int stage_signal(void *, uint64_t addr, int op, uint64_t value) {
+  if (addr % sizeof(uint64_t) != 0 || (op != SYMMEM_NET_AMO_SWAP && op != SYMMEM_NET_AMO_ADD)) {
+    return SYMMEM_ERR_NOT_ACCESSIBLE;
+  }
+  auto *word = reinterpret_cast<uint64_t *>(addr);
+  const bool in_data = staged_data(addr, sizeof(uint64_t));
+  if (!in_data && !staged_range(addr, sizeof(uint64_t))) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  if (in_data || g.heap_on_cpu) {
+    std::atomic_ref<uint64_t> w(*word);
+    if (op == SYMMEM_NET_AMO_SWAP) {
+      w.store(value, std::memory_order_release);
+    } else {
+      w.fetch_add(value, std::memory_order_acq_rel);
+    }
+  } else if (op == SYMMEM_NET_AMO_SWAP) {
+    copy_kind(word, &value, sizeof value);
+  } else {
+    (void)heap_amo(word, op, sizeof(uint64_t), value, 0);
+  }
+  return SYMMEM_SUCCESS;
+}
+
 void log_routes() {
   if (current_log_level() < log_level::info) return;
   for (int p = 0; p < g.n_pes; ++p) {
@@ -330,6 +356,7 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   hooks.store = stage_store;
   hooks.load = stage_load;
   hooks.amo = stage_amo;
+  hooks.signal = stage_signal;
   SYMMEM_TRY(net::transport::open("ucx", *g.boot, g.thread_level == SYMMEM_THREAD_MULTIPLE, remote, hooks, r.net));
   SYMMEM_TRY(r.net->connect(remote, call));
   r.worker = r.net->default_worker();
@@ -532,6 +559,28 @@ uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, u
     must(r.net->amo(w, pe, t.region, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe, call);
   }
   return result;  // a 4-byte result sits in the low half (little-endian)
+}
+
+void remote_put_signal(void *dest, const void *src, size_t n, uint64_t *sig_addr, uint64_t signal, int op, int pe,
+                       bool nbi, const char *call, symmem_ctx_s *ctx) {
+  void *w = worker_of(ctx, call);
+  const target t = n != 0 && n <= SYMMEM_NET_DATA_SIGNAL_MAX && r.net->has_staged_put_signal()
+                       ? resolve(dest, n, pe, call)
+                       : target{};
+  if (t.n == n && n != 0 && (t.region == region_staged || n <= r.put_staged)) {
+    // One message: the owner stores the data, then the signal, and answers (a quiet waits for it).
+    const target s = resolve(sig_addr, sizeof(uint64_t), pe, call);
+    const char *from = static_cast<const char *>(src);
+    if (!cpu_reaches(src, n)) {
+      g.heap->copy(bounce_buffer(), src, n);  // at most SYMMEM_NET_DATA_SIGNAL_MAX: one bounce
+      from = bounce_buffer();
+    }
+    must(r.net->staged_put_signal(w, pe, t.raddr, from, n, s.raddr, op, signal, call), pe, call);
+    return;
+  }
+  if (n != 0) remote_put(dest, src, n, pe, nbi, call, ctx);
+  remote_fence(call, ctx);  // one worker carries both, so the fence orders them
+  (void)remote_amo(sig_addr, pe, op, sizeof(uint64_t), signal, 0, false, call, ctx);
 }
 
 // Staged operations are not ordered by UCX's fence (each is an active message its target answers,

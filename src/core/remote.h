@@ -59,6 +59,11 @@ void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const c
 // op: SYMMEM_NET_AMO_*; size 4 or 8. fetch: returns the old value (else completes at quiet).
 uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, uint64_t compare, bool fetch,
                     const char *call, symmem_ctx_s *ctx = nullptr);
+// A put with signal (op: SYMMEM_NET_AMO_SWAP sets the signal, SYMMEM_NET_AMO_ADD adds): one staged
+// message that the owner carries out and answers when the data goes staged (a GPU heap, or at most
+// SYMMEM_NET_PUT_STAGED bytes), else the put, a fence and the signal as a network atomic.
+void remote_put_signal(void *dest, const void *src, size_t n, uint64_t *sig_addr, uint64_t signal, int op, int pe,
+                       bool nbi, const char *call, symmem_ctx_s *ctx = nullptr);
 // Order / complete the operations of the context's worker (nullptr: the default worker's).
 void remote_fence(const char *call, symmem_ctx_s *ctx = nullptr);
 void remote_quiet(const char *call, symmem_ctx_s *ctx = nullptr);

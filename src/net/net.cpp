@@ -63,7 +63,7 @@ status transport::open(const std::string &name, boot::bootstrap &boot, bool thre
   std::unique_ptr<transport> t(new transport());
   t->host_ = symmem_net_host{SYMMEM_NET_ABI_VERSION, sizeof(symmem_net_host), boot.rank(), boot.size(),
                              thread_multiple ? 1 : 0, boot_allgather, &boot, boot::plugin_host_fail,
-                             boot::plugin_host_log, nullptr, stage.store, stage.load, stage.amo};
+                             boot::plugin_host_log, nullptr, stage.store, stage.load, stage.amo, stage.signal};
   SYMMEM_TRY(code_status(create(&t->host_, &t->ops_)));
   t->open_ = true;
   if (t->ops_.abi_version != SYMMEM_NET_ABI_VERSION || t->ops_.struct_size < sizeof(symmem_net_ops)) {
@@ -174,6 +174,11 @@ status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_rad
 
 status transport::staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
   return code_status(ops_.staged_put(w, pe, raddr, src, len, call));
+}
+
+status transport::staged_put_signal(void *w, int pe, uint64_t raddr, const void *src, size_t len, uint64_t sig_raddr,
+                                    int op, uint64_t value, const char *call) {
+  return code_status(ops_.staged_put_signal(w, pe, raddr, src, len, sig_raddr, op, value, call));
 }
 
 status transport::staged_get(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call) {

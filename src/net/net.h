@@ -29,6 +29,7 @@ struct stage_hooks {
   int (*store)(void *ctx, uint64_t addr, const void *src, size_t len) = nullptr;
   int (*load)(void *ctx, void *dst, uint64_t addr, size_t len) = nullptr;
   int (*amo)(void *ctx, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old) = nullptr;
+  int (*signal)(void *ctx, uint64_t addr, int op, uint64_t value) = nullptr;
 };
 
 class transport {
@@ -80,6 +81,12 @@ class transport {
   status staged_get(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call);
   status staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned size, uint64_t value, uint64_t compare,
                     uint64_t *result, const char *call);
+  // A put with signal as one staged message (net_plugin.h: staged_put_signal); op SYMMEM_NET_AMO_SWAP
+  // sets the signal, SYMMEM_NET_AMO_ADD adds. Returns when `src` may be reused; complete at the next
+  // quiet. False when the plugin has no such operation (nothing was sent).
+  bool has_staged_put_signal() const { return ops_.staged_put_signal != nullptr; }
+  status staged_put_signal(void *w, int pe, uint64_t raddr, const void *src, size_t len, uint64_t sig_raddr, int op,
+                           uint64_t value, const char *call);
   // Whether staged operations of the worker that a quiet completes (puts, non-fetching atomics)
   // to PE pe (pe < 0: to any) still wait for their answers.
   bool staged_pending(void *w, int pe) { return ops_.staged_pending == nullptr || ops_.staged_pending(w, pe) != 0; }

@@ -75,6 +75,11 @@ typedef struct symmem_net_host {
   int (*stage_store)(void *ctx, uint64_t addr, const void *src, size_t len);
   int (*stage_load)(void *ctx, void *dst, uint64_t addr, size_t len);
   int (*stage_amo)(void *ctx, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old);
+  // A put-with-signal's signal, after its data (staged_put_signal): sets (SYMMEM_NET_AMO_SWAP) or
+  // adds to (SYMMEM_NET_AMO_ADD) the 8-byte word at addr, in this PE's heap or static data, so that
+  // a reader that sees the new value sees the data stored before it. 0, or a negative
+  // SYMMEM_ERR_* code (nothing done). Appended: a plugin checks struct_size before it calls it.
+  int (*stage_signal)(void *ctx, uint64_t addr, int op, uint64_t value);
 } symmem_net_host;
 
 typedef struct symmem_net_ops {
@@ -163,6 +168,13 @@ typedef struct symmem_net_ops {
   // 1 when staged puts or non-fetching staged atomics of the worker to PE pe (pe < 0: to any PE)
   // have not been answered yet, else 0. NULL: the library takes it as 1 whenever it staged any.
   int (*staged_pending)(void *worker, int pe);
+  // A put with signal in one message (OpenSHMEM's putmem_signal): PE pe's host stores `len` bytes
+  // (at most SYMMEM_NET_DATA_SIGNAL_MAX) at raddr through stage_store, then updates the signal word
+  // at sig_raddr through stage_signal (op: SYMMEM_NET_AMO_SWAP to set, SYMMEM_NET_AMO_ADD to add),
+  // and answers; counted and completed like staged_put. The data may be in the target's heap or
+  // static data, staged or not. NULL: the library puts, fences and signals.
+  int (*staged_put_signal)(void *worker, int pe, uint64_t raddr, const void *src, size_t len, uint64_t sig_raddr,
+                           int op, uint64_t value, const char *call);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

@@ -3,7 +3,8 @@
 // The data goes first (memcpy into the peer's mapping), then the signal word is updated with
 // release order, so a PE that sees the signal (acquire) sees the data: the ordering OpenSHMEM
 // requires between the put and its signal. The _nbi forms complete at once on this transport.
-// To a PE on another host: the put, a fence, then the signal as a network atomic (set: a swap).
+// To a PE on another host: one staged message that the owner answers (data, then signal) when the
+// data is small or the heap staged, else the put, a fence, then the signal as a network atomic.
 #include <sched.h>
 
 #include <atomic>
@@ -34,10 +35,8 @@ void put_signal(void *dest, const void *src, size_t nbytes, uint64_t *sig_addr, 
     core::null_argument("source", call);
   }
   if (SYMMEM_UNLIKELY(core::g.remote) && core::is_remote(pe)) {
-    if (nbytes != 0) core::remote_put(dest, src, nbytes, pe, nbi, call, ctx);
-    core::remote_fence(call, ctx);  // one worker carries both, so the fence orders them
-    (void)core::remote_amo(sig_addr, pe, op == SYMMEM_SIGNAL_SET ? SYMMEM_NET_AMO_SWAP : SYMMEM_NET_AMO_ADD, 8, signal,
-                           0, false, call, ctx);
+    core::remote_put_signal(dest, src, nbytes, sig_addr, signal,
+                            op == SYMMEM_SIGNAL_SET ? SYMMEM_NET_AMO_SWAP : SYMMEM_NET_AMO_ADD, pe, nbi, call, ctx);
     return;
   }
   if (SYMMEM_UNLIKELY(!core::cpu_memory(sig_addr))) {

@@ -3,12 +3,15 @@
  *  - a put then a get of the same bytes from the same PE, no quiet between: the get sees the put;
  *  - a put then a fetching atomic on a word beside it, then a get: the put is there;
  *  - message passing: data put, fence, flag put; the receiver that sees flag i sees data i;
+ *  - put with signal (set and add, signal word in the heap or static data): the receiver that sees
+ *    signal i sees data i;
  *  - puts then quiet: the target sees every byte once a later barrier returns, and nothing else.
  * Each PE works with the PE half the job away (on another host when the PEs fill the hosts in
  * order). Buffers are poisoned before each round so unwritten bytes show.
  *
  *   mh_order [ROUNDS]      (default 300) */
 #include <shmem.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,7 @@
 #define MAXB 8192
 static unsigned char sdata[MAXB]; /* static data: registered like the heap */
 static long sflag;
+static uint64_t ssig;
 
 static void fail(const char *what, long round, size_t len, size_t at, int got, int want) {
   fprintf(stderr, "PE %d: %s: round %ld, %zu bytes: byte %zu is %d, want %d\n", shmem_my_pe(), what, round, len, at,
@@ -32,8 +36,9 @@ int main(int argc, char **argv) {
   const int peer = (me + n / 2) % n;
   unsigned char *hdata = shmem_malloc(MAXB);
   long *hflag = shmem_malloc(2 * sizeof(long));
+  uint64_t *hsig = shmem_calloc(1, sizeof(uint64_t));
   unsigned char *src = malloc(MAXB), *back = malloc(MAXB);
-  if (!hdata || !hflag || !src || !back) {
+  if (!hdata || !hflag || !hsig || !src || !back) {
     fprintf(stderr, "PE %d: out of memory\n", me);
     shmem_global_exit(1);
   }
@@ -80,6 +85,34 @@ int main(int argc, char **argv) {
       }
     }
     shmem_barrier_all();
+    /* Put with signal: set by even rounds, add by odd ones; the signal word in the other kind of
+     * memory than the data, so heap and static data each take both roles. */
+    uint64_t *sig = where == 0 ? &ssig : hsig;
+    *sig = 0;
+    *flag = 0;
+    shmem_barrier_all();
+    for (long r = 1; r <= rounds; ++r) {
+      const size_t len = sizes[r % 6];
+      const uint64_t want = (uint64_t)r * 2; /* set to 2r, or add 2 to 2(r-1) */
+      if (me < n / 2) {
+        for (size_t i = 0; i < len; ++i) src[i] = pat(r, i, me);
+        if (r % 2 == 0) {
+          shmem_putmem_signal(data, src, len, sig, want, SHMEM_SIGNAL_SET, peer);
+        } else {
+          shmem_putmem_signal_nbi(data, src, len, sig, 2, SHMEM_SIGNAL_ADD, peer);
+        }
+        memset(src, 0xAB, len); /* the source is the program's again */
+        shmem_long_wait_until(flag, SHMEM_CMP_EQ, -r); /* the receiver has checked it */
+      } else if (me - n / 2 < n / 2) {
+        shmem_signal_wait_until(sig, SHMEM_CMP_EQ, want);
+        for (size_t i = 0; i < len; ++i)
+          if (data[i] != pat(r, i, peer)) fail(where == 0 ? "put with signal (heap)" : "put with signal (static data)", r, len, i, data[i], pat(r, i, peer));
+        memset(data, 0xEE, MAXB);
+        shmem_long_p(flag, -r, peer);
+        shmem_quiet();
+      }
+    }
+    shmem_barrier_all();
     /* Puts then quiet, then a barrier: every byte there, the byte after each piece untouched. */
     memset(data, 0xEE, MAXB);
     shmem_barrier_all();
@@ -102,6 +135,7 @@ int main(int argc, char **argv) {
     shmem_barrier_all();
   }
   if (me == 0) printf("mh_order: %d PEs ok\n", n);
+  shmem_free(hsig);
   shmem_free(hflag);
   shmem_free(hdata);
   shmem_finalize();

@@ -10,6 +10,7 @@
 // that the answer returns; the request is this file's own object, told apart from UCX's requests
 // by its lowest address bit. Counted operations (puts, non-fetching atomics) carry an even token,
 // 2 * (target PE + 1), so that the answer says which PE's count it settles.
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
@@ -19,15 +20,15 @@
 namespace symmem::ucx {
 namespace {
 
-enum class kind : uint32_t { put = 1, get = 2, amo = 3 };
+enum class kind : uint32_t { put = 1, get = 2, amo = 3, put_signal = 4 };
 
 struct request_hdr {
   uint64_t addr;
   uint64_t len;    // bytes (an atomic's size)
   uint64_t token;  // the sender's staged request (tagged, odd), or even: counted by the sending worker
-  uint64_t value, compare;
+  uint64_t value, compare;  // put_signal: the signal's value and the signal word's address
   uint32_t kind;
-  uint32_t op;     // SYMMEM_NET_AMO_*
+  uint32_t op;     // SYMMEM_NET_AMO_* (put_signal: SWAP sets the signal, ADD adds)
 };
 
 struct answer_hdr {
@@ -114,6 +115,14 @@ int perform(plugin &p, const request_hdr &h, const void *data, size_t length, ch
   switch (static_cast<kind>(h.kind)) {
     case kind::put:
       return length == h.len ? host.stage_store(host.stage_ctx, h.addr, data, length) : SYMMEM_ERR_INVALID_ARGUMENT;
+    case kind::put_signal: {
+      if (length != h.len || host.struct_size < offsetof(symmem_net_host, stage_signal) + sizeof host.stage_signal ||
+          host.stage_signal == nullptr) {
+        return SYMMEM_ERR_INVALID_ARGUMENT;
+      }
+      const int rc = host.stage_store(host.stage_ctx, h.addr, data, length);
+      return rc != SYMMEM_SUCCESS ? rc : host.stage_signal(host.stage_ctx, h.compare, static_cast<int>(h.op), h.value);
+    }
     case kind::get: return host.stage_load(host.stage_ctx, out, h.addr, h.len);
     case kind::amo:
       return host.stage_amo(host.stage_ctx, h.addr, static_cast<int>(h.op), static_cast<unsigned>(h.len), h.value,
@@ -161,6 +170,17 @@ int refused(plugin &p, int code, const char *call) {
 int do_staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
   request_hdr h{raddr, len, 0, 0, 0, static_cast<uint32_t>(kind::put), 0};
   return send_request(*static_cast<worker *>(w), pe, h, src, len, "put", call);
+}
+
+int do_staged_put_signal(void *w, int pe, uint64_t raddr, const void *src, size_t len, uint64_t sig_raddr, int op,
+                         uint64_t value, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (op != SYMMEM_NET_AMO_SWAP && op != SYMMEM_NET_AMO_ADD) {
+    return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged put with signal takes a set or an add, not %d",
+                  op);
+  }
+  request_hdr h{raddr, len, 0, value, sig_raddr, static_cast<uint32_t>(kind::put_signal), static_cast<uint32_t>(op)};
+  return send_request(wk, pe, h, src, len, "put with signal", call);
 }
 
 int do_staged_get(void *w, int pe, uint64_t raddr, void *dst, size_t len, void **req, const char *call) {
@@ -301,6 +321,7 @@ void fill_staged_ops(symmem_net_ops &ops) {
   ops.staged_put = do_staged_put;
   ops.staged_get = do_staged_get;
   ops.staged_amo = do_staged_amo;
+  ops.staged_put_signal = do_staged_put_signal;
 }
 
 }  // namespace symmem::ucx
