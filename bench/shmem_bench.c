@@ -11,6 +11,8 @@
  *   long_g               latency of shmem_long_g
  *   atomic_fetch_add     latency of a remote shmem_long_atomic_fetch_add
  *   ctx_putmem+quiet     the same as putmem+quiet on a private context (shmem_ctx_putmem, shmem_ctx_quiet)
+ *   putmem_signal+quiet  an 8-byte shmem_putmem_signal (signal set) followed by shmem_quiet, where the
+ *                        library has OpenSHMEM 1.5's put-with-signal (SHMEM_SIGNAL_SET defined)
  *   ctx_fetch_add        atomic_fetch_add on that context
  *   putmem_bw, getmem_bw bandwidth for sizes 8 B .. 64 MiB (one shmem_quiet per repetition)
  *   memcpy_bw            local memcpy on PE 0 with the same sizes, as the reference
@@ -151,7 +153,7 @@ static long calibrate(double per_op_s, double target_s, long lo, long hi) {
 }
 
 /* The point-to-point latency kernels; PE 0 runs them, PE 1 is the target. */
-enum op { OP_LONG_P, OP_PUTMEM8, OP_LONG_G, OP_FADD, OP_CTX_PUTMEM8, OP_CTX_FADD };
+enum op { OP_LONG_P, OP_PUTMEM8, OP_LONG_G, OP_FADD, OP_CTX_PUTMEM8, OP_CTX_FADD, OP_PUTSIGNAL8 };
 static shmem_ctx_t bctx; /* PE 0's private context (SHMEM_CTX_DEFAULT when none could be made) */
 
 static long *lat_dst;  /* symmetric, 1 long */
@@ -191,6 +193,15 @@ static double run_op(enum op op, long iters) {
     break;
   case OP_CTX_FADD:
     for (long i = 0; i < iters; i++) acc += shmem_ctx_long_atomic_fetch_add(bctx, lat_ctr, 1, peer);
+    break;
+  case OP_PUTSIGNAL8:
+#ifdef SHMEM_SIGNAL_SET
+    for (long i = 0; i < iters; i++) {
+      val = i;
+      shmem_putmem_signal(lat_dst, &val, sizeof val, (uint64_t *)lat_ctr, (uint64_t)i, SHMEM_SIGNAL_SET, peer);
+      shmem_quiet();
+    }
+#endif
     break;
   }
   double t = now_s() - t0;
@@ -379,6 +390,9 @@ int main(int argc, char **argv) {
   bench_latency("ctx_putmem+quiet", OP_CTX_PUTMEM8);
   bench_latency("ctx_fetch_add", OP_CTX_FADD);
   if (bctx != SHMEM_CTX_DEFAULT) shmem_ctx_destroy(bctx);
+#ifdef SHMEM_SIGNAL_SET
+  bench_latency("putmem_signal+quiet", OP_PUTSIGNAL8);
+#endif
   bench_barrier();
   bench_malloc_free();
 
