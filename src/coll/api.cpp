@@ -2,6 +2,7 @@
 // 0 or a negative code (the message is in symmem_last_error); the deprecated active-set forms
 // cannot report, so a failure there ends the job with the message.
 #include "coll/coll.h"
+#include "core/remote.h"
 #include "symmem/symmem.h"
 
 namespace symmem::coll {
@@ -135,7 +136,10 @@ SYMMEM_REDUCE_ARITH_TYPES(SYMMEM_DEF_REDUCE_AR)
 
 // ---- active sets ------------------------------------------------------------------------------
 void symmem_barrier(int start, int log_stride, int size, long *pSync) {
-  std::atomic_thread_fence(std::memory_order_seq_cst);  // barrier = quiet + sync
+  // barrier = quiet + sync: puts to PEs on other hosts must have landed before the sync (a put
+  // still on the wire was seen after the barrier by a PE the barrier did not signal directly).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (SYMMEM_UNLIKELY(core::g.remote)) core::remote_quiet("barrier");
   symmem_sync(start, log_stride, size, pSync);
 }
 
