@@ -14,10 +14,13 @@
 #include <string.h>
 #include <time.h>
 
+/* -DHAVE_TEAMS=0 builds the 1.4 active-set forms on a 1.5 library too (both APIs side by side). */
+#ifndef HAVE_TEAMS
 #if defined(SHMEM_MAJOR_VERSION) && (SHMEM_MAJOR_VERSION > 1 || SHMEM_MINOR_VERSION >= 5)
 #define HAVE_TEAMS 1
 #else
 #define HAVE_TEAMS 0
+#endif
 #endif
 
 #define NSYNC 4 /* pSync arrays used in turn: a 1.4 pSync may not be reused by the next call at once */
