@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""The collective and ucx_perftest part of compare_net.sh's comparison.
+"""The collective and ucx_perftest part of compare_net.sh's comparison, and its plots.
 
-Usage: compare_net.py DIR  (reads DIR/coll_{oshmem,symmem}_r*.csv and DIR/perftest_r*.csv)
+Usage: compare_net.py DIR  (reads DIR/coll_*_r*.csv, DIR/perftest_r*.csv and, for the latency
+plot, DIR/{oshmem,symmem}_r*.csv)
 
-coll CSVs: impl,op,npes,bytes,usec (coll_bench). perftest CSVs: test,bytes,typical_us,average_us,MBps.
-Medians over the rounds; "better" is OSHMEM time / symmem time (> 1: symmem faster).
+coll CSVs: impl,op,npes,bytes,usec (coll_bench; impl oshmem, symmem = the 1.5 team forms,
+symmem-1.4 = the 1.4 active-set forms OSHMEM runs). perftest CSVs:
+test,bytes,typical_us,average_us,MBps. shmem_bench CSVs: impl,npes,figure,size_bytes,value,unit.
+Medians over the rounds; "better" is OSHMEM time / symmem time (> 1: symmem faster). With
+matplotlib, writes DIR/latency.png (shmem_bench's latencies) and DIR/coll.png (OSHMEM / symmem
+per collective and size).
 """
 import csv
 import glob
@@ -12,8 +17,10 @@ import os
 import statistics
 import sys
 
+IMPLS = ("oshmem", "symmem", "symmem-1.4")
 
-def coll(d):
+
+def coll_values(d):
     vals = {}
     for path in glob.glob(os.path.join(d, "coll_*_r*.csv")):
         for row in csv.reader(open(path)):
@@ -23,15 +30,24 @@ def coll(d):
                 vals.setdefault((row[1], int(row[2]), int(row[3]), row[0]), []).append(float(row[4]))
             except ValueError:
                 continue
-    keys = sorted({(op, n, b) for op, n, b, _ in vals})
-    print(f"{'collective':12s} {'PEs':>4s} {'bytes':>8s} {'OSHMEM us':>11s} {'symmem us':>11s} {'better':>7s}")
+    return {k: statistics.median(v) for k, v in vals.items()}
+
+
+def ratio(o, s):
+    return f"{o / s:7.2f}" if o and s else "      -"
+
+
+def fmt(v):
+    return f"{v:11.1f}" if v is not None else f"{'-':>11s}"
+
+
+def coll(med):
+    keys = sorted({(op, n, b) for op, n, b, _ in med})
+    print(f"{'collective':12s} {'PEs':>4s} {'bytes':>8s} {'OSHMEM us':>11s} {'symmem us':>11s} {'better':>7s} "
+          f"{'1.4 forms':>11s} {'better':>7s}")
     for op, n, b in keys:
-        o = vals.get((op, n, b, "oshmem"))
-        s = vals.get((op, n, b, "symmem"))
-        om = statistics.median(o) if o else None
-        sm = statistics.median(s) if s else None
-        ratio = f"{om / sm:7.2f}" if om and sm else "      -"
-        print(f"{op:12s} {n:4d} {b:8d} {om if om is not None else float('nan'):11.1f} {sm if sm is not None else float('nan'):11.1f} {ratio}")
+        o, s, s14 = (med.get((op, n, b, i)) for i in IMPLS)
+        print(f"{op:12s} {n:4d} {b:8d} {fmt(o)} {fmt(s)} {ratio(o, s)} {fmt(s14)} {ratio(o, s14)}")
 
 
 def perftest(d):
@@ -51,12 +67,71 @@ def perftest(d):
         print(f"{t:14s} {b:8d} {med[0]:11.2f} {med[1]:11.2f} {med[2]:9.1f}")
 
 
+def latencies(d):
+    vals = {}
+    for impl in ("oshmem", "symmem"):
+        for path in glob.glob(os.path.join(d, f"{impl}_r*.csv")):
+            for row in csv.DictReader(open(path)):
+                if row.get("unit") == "us" and row.get("figure", "").find("bw") < 0:
+                    try:
+                        vals.setdefault((row["figure"], impl), []).append(float(row["value"]))
+                    except (KeyError, ValueError):
+                        continue
+    return {k: statistics.median(v) for k, v in vals.items()}
+
+
+def plot(d, med, lat):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(no matplotlib: no plots)")
+        return
+    figs = [f for f in ("putmem+quiet", "long_p+quiet", "long_g", "atomic_fetch_add", "barrier_all",
+                        "putmem_signal+quiet") if (f, "symmem") in lat]
+    if figs:
+        fig, ax = plt.subplots(figsize=(8, 4))
+        w = 0.38
+        for k, impl in enumerate(("oshmem", "symmem")):
+            ys = [lat.get((f, impl), 0) for f in figs]
+            ax.bar([i + (k - 0.5) * w for i in range(len(figs))], ys, w, label=impl)
+        ax.set_xticks(range(len(figs)), figs, rotation=20, ha="right")
+        ax.set_ylabel("us (lower is better)")
+        ax.set_title("2 hosts x 1 PE over UCX tcp (veth): latency, median of rounds")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "latency.png"), dpi=110)
+        plt.close(fig)
+    ops = sorted({op for op, n, b, i in med if op != "barrier"})
+    if ops:
+        fig, axes = plt.subplots(1, len(ops), figsize=(3.2 * len(ops), 3.6), sharey=True)
+        for ax, op in zip(axes if len(ops) > 1 else [axes], ops):
+            for impl, style in (("symmem", "o-"), ("symmem-1.4", "s--")):
+                pts = sorted((b, med[(op, 2, b, "oshmem")] / med[(op, 2, b, impl)]) for o2, n, b, i in med
+                             if o2 == op and n == 2 and i == impl and (op, 2, b, "oshmem") in med)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=impl)
+            ax.axhline(1.0, color="gray", lw=0.8)
+            ax.set_xscale("log", base=2)
+            ax.set_title(op)
+            ax.set_xlabel("bytes")
+        (axes[0] if len(ops) > 1 else axes).set_ylabel("OSHMEM time / symmem time (>1: symmem faster)")
+        (axes[0] if len(ops) > 1 else axes).legend()
+        fig.suptitle("collectives, 2 hosts x 1 PE")
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "coll.png"), dpi=110)
+        plt.close(fig)
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
-    coll(sys.argv[1])
+    med = coll_values(sys.argv[1])
+    coll(med)
     perftest(sys.argv[1])
+    plot(sys.argv[1], med, latencies(sys.argv[1]))
     return 0
 
 

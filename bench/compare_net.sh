@@ -11,7 +11,12 @@
 #   --no-oshmem  symmem and ucx_perftest only
 # What runs, on hosts A and B (one PE each for shmem_bench, one and two each for coll_bench);
 # OSHMEM's shmem_bench without its bandwidth sweeps (BENCH_SKIP_BW=1: its 8-byte putmem_bw hung in
-# shmem_quiet here until the 600 s limit), so bandwidth is compared with ucx_perftest's:
+# shmem_quiet here until the 600 s limit), so bandwidth is compared with ucx_perftest's. OSHMEM's
+# shmem_bench often hangs after its latencies (in a later barrier or malloc): it gets 60 s (180 s
+# without --quick), and the figures it printed become its CSV. coll_bench runs on symmem twice: its OpenSHMEM 1.5 team
+# forms ("symmem") and, built with -DHAVE_TEAMS=0, the 1.4 active-set forms OSHMEM runs
+# ("symmem-1.4"), so both APIs are compared with the same calls. With matplotlib, the comparison
+# is also drawn: latency.png and coll.png in the results folder.
 #   OSHMEM  ip netns exec A oshrun -np N --host A:k,B:k --mca plm_rsh_agent bench/netns_rsh.sh
 #           --rankfile (the CPUs symmem-run binds its PEs to) ...
 #   symmem  symmem-run --hosts A:k,B:k --launch-agent 'ip netns exec {host}' ...
@@ -56,6 +61,9 @@ if [ -z "${NETNS_HOSTS:-}" ]; then
       oshcc -O2 -std=c11 "$here/coll_bench.c" -o "$out/coll_bench_oshmem" ||
       { echo "ERROR: oshcc build failed (Debian: openmpi-bin libopenmpi-dev)" >&2; exit 1; }
   fi
+  cc -O2 -std=c11 -DHAVE_TEAMS=0 -Wno-deprecated-declarations "$here/coll_bench.c" -o "$out/coll_bench_symmem14" \
+    -I"$repo/include" -I"$build/include" -L"$build/src" -lsymmem-shmem -lsymmem -Wl,-rpath,"$build/src" ||
+    { echo "ERROR: building coll_bench's 1.4 forms against symmem failed" >&2; exit 1; }
   exec "$repo/tests/net/netns.sh" -n 2 "$0" "${args[@]}" --out "$out"
 fi
 
@@ -90,12 +98,35 @@ csvs=()
 run() {  # name, command...: a CSV in $out/name.csv, the output in $out/name.log
   local name=$1; shift
   echo "### $name: $*"
-  timeout 600 "$@" >"$out/$name.log" 2>&1
+  timeout "${limit:-600}" "$@" >"$out/$name.log" 2>&1
   echo "    exit $?"
+  settle
+}
+# An OSHMEM job stopped by the limit leaves its PEs spinning in the namespaces for seconds after
+# oshrun is gone; a symmem run right after it measured 770-1120 us for put + quiet and get instead
+# of 15-18. So nothing of a run may be left when the next starts.
+settle() {
+  local i
+  for i in $(seq 50); do
+    pgrep -f "$out/[a-z_]*_oshmem" >/dev/null || return 0
+    pkill -9 -f "$out/[a-z_]*_oshmem"
+    sleep 0.2
+  done
+  echo "    WARNING: OSHMEM processes still running" >&2
+}
+# shmem_bench's table lines ("figure  size  value unit") as its CSV, for a run that printed its
+# figures but never wrote the CSV (it hung later and was stopped).
+log_to_csv() {  # impl name
+  [ -s "$out/$2.csv" ] && return
+  awk -v impl="$1" 'BEGIN { print "impl,npes,figure,size_bytes,value,unit" }
+    NF >= 4 && $NF ~ /^(us|ms|GB\/s)$/ && $(NF-1) ~ /^[0-9.]+$/ {
+      size = 0; if ($2 != "-") { size = $2; if ($3 == "KiB") size *= 1024; else if ($3 == "MiB") size *= 1048576 }
+      print impl ",2," $1 "," size "," $(NF-1) "," $NF }' "$out/$2.log" >"$out/$2.csv"
 }
 for r in $(seq 1 "$rounds"); do
-  [ "$oshmem" = 0 ] || run oshmem_r$r env BENCH_IMPL=oshmem BENCH_SKIP_BW=1 "${osh[@]}" $(osh_place 1) -x BENCH_IMPL -x BENCH_SKIP_BW -np 2 --host "$A:1,$B:1" \
-    "$out/shmem_bench_oshmem" "$out/oshmem_r$r.csv"
+  [ "$oshmem" = 0 ] || { limit=$([ "$quick" = 1 ] && echo 60 || echo 180) run oshmem_r$r env BENCH_IMPL=oshmem BENCH_SKIP_BW=1 "${osh[@]}" $(osh_place 1) \
+    -x BENCH_IMPL -x BENCH_SKIP_BW -np 2 --host "$A:1,$B:1" "$out/shmem_bench_oshmem" "$out/oshmem_r$r.csv"
+    log_to_csv oshmem oshmem_r$r; }
   run symmem_r$r env BENCH_IMPL=symmem "${sym[@]}" --hosts "$A:1,$B:1" "$build/bench/shmem_bench" "$out/symmem_r$r.csv"
   [ "$oshmem" = 0 ] || run coll_oshmem_r$r env COLL_BENCH_IMPL=oshmem COLL_BENCH_CSV="$out/coll_oshmem_r$r.csv" "${osh[@]}" \
     $(osh_place 2) -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -np 4 --host "$A:2,$B:2" "$out/coll_bench_oshmem"
@@ -105,6 +136,8 @@ for r in $(seq 1 "$rounds"); do
     $(osh_place 1) -x COLL_BENCH_IMPL -x COLL_BENCH_CSV -np 2 --host "$A:1,$B:1" "$out/coll_bench_oshmem"
   run coll_symmem_1x1_r$r env COLL_BENCH_IMPL=symmem COLL_BENCH_CSV="$out/coll_symmem_1x1_r$r.csv" "${sym[@]}" \
     --hosts "$A:1,$B:1" "$build/bench/coll_bench"
+  run coll_symmem14_1x1_r$r env COLL_BENCH_IMPL=symmem-1.4 COLL_BENCH_CSV="$out/coll_symmem14_1x1_r$r.csv" "${sym[@]}" \
+    --hosts "$A:1,$B:1" "$out/coll_bench_symmem14"
   for t in "ucp_put_lat 8" "ucp_get 8" "ucp_fadd 8" "ucp_put_bw 1048576"; do
     set -- $t
     ip netns exec "$A" ucx_perftest -t "$1" -s "$2" -n 20000 >/dev/null 2>&1 &
