@@ -156,8 +156,9 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
   return ok_status;
 }
 
-// A small team broadcast across hosts, pushed: the root sends the data to every member as one data
-// signal into the member's ring of net_ring slots and returns; a member waits for its slot, checks
+// A team broadcast across hosts of up to net_push_bytes, pushed: the root sends the data to every
+// member as data signals into the member's ring of net_ring slots (one slot per net_ring_bytes of
+// data, consecutive) and returns; a member waits for its slot, checks
 // the root's call record beside the data and copies the data out. Nobody waits for a reply, so
 // back-to-back broadcasts overlap as far as the ring allows: a root reuses a slot only once every
 // member has finished the broadcast that used it last. Each PE stores how far it got in its own
@@ -175,16 +176,24 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
 status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call) {
   teams::team &t = *gr.t;
-  const uint64_t s = ++t.net_push_seq;
-  const size_t k = static_cast<size_t>(s % teams::net_ring);
+  // Data beyond one slot goes in consecutive slots, one data signal each (net_push_chunks).
+  const uint64_t chunks = nbytes == 0 ? 1 : (nbytes + teams::net_ring_bytes - 1) / teams::net_ring_bytes;
+  const uint64_t first = t.net_push_seq + 1;
+  const uint64_t last = t.net_push_seq += chunks;
   const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
   const size_t area_off = teams::area_offset(t);
-  const size_t slot_off = area_off + offsetof(teams::team_area, net_ring_slots) + k * sizeof(teams::net_ring_slot);
+  const auto slot_off = [area_off](uint64_t s) {
+    return area_off + offsetof(teams::team_area, net_ring_slots) +
+           static_cast<size_t>(s % teams::net_ring) * sizeof(teams::net_ring_slot);
+  };
+  const auto chunk_len = [nbytes, first](uint64_t s) {
+    const size_t at = static_cast<size_t>(s - first) * teams::net_ring_bytes;
+    return std::min(teams::net_ring_bytes, nbytes - at);
+  };
   teams::team_area *mine = teams::area(t, core::g.my_pe);
-  teams::net_ring_slot &in = mine->net_ring_slots[k];
   if (gr.me == root) {
-    if (s > static_cast<uint64_t>(teams::net_ring)) {  // the slot's last broadcast must be finished everywhere
-      const uint64_t need = t.bcast_base + s - teams::net_ring;
+    if (last > static_cast<uint64_t>(teams::net_ring)) {  // the slots' last broadcasts must be finished everywhere
+      const uint64_t need = t.bcast_base + last - teams::net_ring;
       const size_t done_off = area_off + offsetof(teams::team_area, net_done);
       for (int m = 0; m < gr.n; ++m) {
         uint64_t &seen = t.net_done_seen[static_cast<size_t>(m)];
@@ -209,31 +218,42 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
       }
     }
     thread_local std::vector<unsigned char> msg;
-    msg.resize(sizeof(xchg_tag) + nbytes);
-    const xchg_tag h{t.bcast_base + s, rec};  // lands on the slot's seq and rec
-    std::memcpy(msg.data(), &h, sizeof h);
-    if (nbytes != 0) std::memcpy(msg.data() + sizeof h, src, nbytes);
-    for (int j = 1; j < gr.n; ++j) {
-      core::ctrl_put_add(gr.world((gr.me + j) % gr.n), slot_off + offsetof(teams::net_ring_slot, seq), msg.data(),
-                         msg.size(), slot_off + offsetof(teams::net_ring_slot, landed), 1, call);
+    for (uint64_t s = first; s <= last; ++s) {
+      const size_t len = chunk_len(s);
+      msg.resize(sizeof(xchg_tag) + len);
+      const xchg_tag h{t.bcast_base + s, rec};  // lands on the slot's seq and rec
+      std::memcpy(msg.data(), &h, sizeof h);
+      if (len != 0) std::memcpy(msg.data() + sizeof h, static_cast<const char *>(src) + (s - first) * teams::net_ring_bytes, len);
+      const size_t off = slot_off(s);
+      for (int j = 1; j < gr.n; ++j) {
+        core::ctrl_put_add(gr.world((gr.me + j) % gr.n), off + offsetof(teams::net_ring_slot, seq), msg.data(), msg.size(),
+                           off + offsetof(teams::net_ring_slot, landed), 1, call);
+      }
     }
     if (update_root && dest != src) std::memmove(dest, src, nbytes);
   } else {
     const int root_pe = gr.world(root);
-    wait_at_least(in.landed, ++t.net_ring_expect[k], [root_pe, root] {
-      return strfmt("PE %d%s (team PE %d, the root) to start the broadcast", root_pe, core::remote_note(root_pe), root);
-    }, call);
-    if (in.seq != t.bcast_base + s || !same_call(in.rec, rec)) {
-      return differ(gr, rec,
-                    strfmt("the root (team PE %d, PE %d) called %s", root, root_pe,
-                           in.seq == t.bcast_base + s ? core::describe_call(in.rec).c_str() : "another broadcast"),
-                    call);
+    for (uint64_t s = first; s <= last; ++s) {
+      const size_t k = static_cast<size_t>(s % teams::net_ring);
+      teams::net_ring_slot &in = mine->net_ring_slots[k];
+      wait_at_least(in.landed, ++t.net_ring_expect[k], [root_pe, root] {
+        return strfmt("PE %d%s (team PE %d, the root) to start the broadcast", root_pe, core::remote_note(root_pe), root);
+      }, call);
+      if (in.seq != t.bcast_base + s || !same_call(in.rec, rec)) {
+        // The rest of this call's slots (if any) are left unread: the job is ending with this error.
+        return differ(gr, rec,
+                      strfmt("the root (team PE %d, PE %d) called %s", root, root_pe,
+                             in.seq == t.bcast_base + s ? core::describe_call(in.rec).c_str() : "another broadcast"),
+                      call);
+      }
+      const size_t len = chunk_len(s);
+      if (len != 0) std::memcpy(static_cast<char *>(dest) + (s - first) * teams::net_ring_bytes, in.data, len);
     }
-    if (nbytes != 0) std::memcpy(dest, in.data, nbytes);
   }
-  const uint64_t done = t.bcast_base + s;
+  const uint64_t done = t.bcast_base + last;
   mine->net_done.store(done, std::memory_order_release);  // read by later roots
-  if (gr.me != root && gr.me < teams::net_reporters && s % teams::net_report_every == 0) {
+  if (gr.me != root && gr.me < teams::net_reporters &&
+      last / teams::net_report_every != (first - 1) / teams::net_report_every) {
     core::ctrl_signal(gr.world(root),
                       area_off + offsetof(teams::team_area, net_done_of) + static_cast<size_t>(gr.me) * sizeof(uint64_t),
                       &done, 1, call);

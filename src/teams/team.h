@@ -21,7 +21,8 @@ inline constexpr int bcast_ring = 32;                    // short broadcasts in 
 inline constexpr size_t bcast_inline = 248;              // a short broadcast: data beside its number
 inline constexpr size_t net_xchg_bytes = size_t{24} << 10;  // blocks of one exchange across hosts, per parity
 inline constexpr int net_ring = 32;              // pushed broadcasts in flight per team (across hosts)
-inline constexpr size_t net_ring_bytes = 4096;   // data of a pushed broadcast, at most
+inline constexpr size_t net_ring_bytes = 4096;   // data of one ring slot
+inline constexpr size_t net_push_bytes = net_ring_bytes * net_ring / 2;  // a pushed broadcast, at most (64 KiB)
 inline constexpr int net_report_every = 16;      // a member tells the root how far it got every this many
 inline constexpr int net_reporters = 64;         // team PEs below this report (the others are read)
 
