@@ -158,7 +158,7 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
 
 // A team broadcast across hosts of up to net_push_bytes, pushed: the root sends the data to every
 // member as data signals into the member's ring of net_ring slots (one slot per net_ring_bytes of
-// data, consecutive) and returns; a member waits for its slot, checks
+// data, consecutive ones) and returns; a member waits for its slot, checks
 // the root's call record beside the data and copies the data out. Nobody waits for a reply, so
 // back-to-back broadcasts overlap as far as the ring allows: a root reuses a slot only once every
 // member has finished the broadcast that used it last. Each PE stores how far it got in its own

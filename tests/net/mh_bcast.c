@@ -6,8 +6,8 @@
  * broadcasts' ring lets it, and one member falls behind now and then, so the root must learn how
  * far each got before it reuses a slot), on a team split across the hosts, destroyed and split
  * again into the same slot (its counts start over), and on sizes from 8 B to 256 KiB: those that
- * take several of the ring's slots (4 KiB + 8 B, 32 KiB, 64 KiB) and sizes that change from call
- * to call, so the slots of one broadcast wrap around the ring at every place.
+ * take two of the ring's slots (4 KiB + 8 B, 8 KiB), those pulled (32 KiB, 64 KiB) and sizes that
+ * change from call to call, so the slots of one broadcast wrap around the ring at every place.
  *
  *   mh_bcast [ROUNDS]      (default 400) */
 #include <shmem.h>
@@ -32,7 +32,7 @@ static void check_slot(const long *slot, size_t nelems, long round, int root, co
  * broadcasts: nobody else writes it), and into slot i of `slots`. Checked as each call returns. */
 static long *one, *slots, *src;
 
-static const size_t mixed[] = {1, 513, 8192, 3, 4096, 512}; /* longs: slots 1, 2, 16, 1, 8, 1 */
+static const size_t mixed[] = {1, 513, 8192, 3, 1024, 512}; /* longs: pushed in 1, 2 slots, pulled, 1, 2, 1 */
 
 /* `cycle`: the sizes of the calls in turn (`nelems` then only sizes the slots), else `nelems` each. */
 static void run_sizes(shmem_team_t team, long rounds, size_t nelems, const size_t *cycle, size_t ncycle, int fixed_root,
@@ -89,6 +89,7 @@ int main(int argc, char **argv) {
   run(SHMEM_TEAM_WORLD, rounds / 4, 128, 0, "world, 1 KiB, root 0");
   run(SHMEM_TEAM_WORLD, rounds / 8, 513, -1, "world, 4 KiB + 8 B");
   run(SHMEM_TEAM_WORLD, rounds / 8, 4096, 0, "world, 32 KiB, root 0");
+  run(SHMEM_TEAM_WORLD, rounds / 8, 1024, 0, "world, 8 KiB, root 0");
   run(SHMEM_TEAM_WORLD, rounds / 8, 8192, -1, "world, 64 KiB");
   run(SHMEM_TEAM_WORLD, rounds / 8, 8193, 0, "world, 64 KiB + 8 B, root 0");
   run_sizes(SHMEM_TEAM_WORLD, rounds / 4, 8192, mixed, sizeof mixed / sizeof mixed[0], -1, "world, mixed sizes");
