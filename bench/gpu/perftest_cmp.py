@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Compares the perf.csv that perftest_side.sh writes: for each perftest figure (program, PE count,
-variant, size) the best of the rounds for each library, then ratio = symmem speed / NVSHMEM speed
-(above 1: symmem faster). Prints one row per program and PE count (figures, worst, median, best,
-where the worst is) and, with --all, every figure.
-   perftest_cmp.py perf.csv [--all] [--below X]"""
+variant, size) the best of the rounds for each library (--median: the median of the rounds), then
+ratio = symmem speed / NVSHMEM speed (above 1: symmem faster). Prints one row per program and PE
+count (figures, worst, median, best, where the worst is) and, with --all, every figure.
+   perftest_cmp.py perf.csv [--all] [--below X] [--median]"""
 import csv
 import statistics
 import sys
@@ -14,17 +14,22 @@ def main():
     path = sys.argv[1]
     show_all = "--all" in sys.argv
     below = float(sys.argv[sys.argv.index("--below") + 1]) if "--below" in sys.argv else None
+    use_median = "--median" in sys.argv
     best = {}
     better = {}
+    values = defaultdict(list)
     with open(path) as f:
         for row in csv.DictReader(f):
             key = (row["test"], int(row["np"]), row["figure"])
             v = float(row["value"])
             better[key] = row["better"]
             lib = row["lib"]
+            values[(lib,) + key].append(v)
             cur = best.get((lib,) + key)
             if cur is None or (v > cur if row["better"] == "higher" else v < cur):
                 best[(lib,) + key] = v
+    if use_median:
+        best = {k: statistics.median(v) for k, v in values.items()}
     rows = defaultdict(list)
     for (lib, test, np, fig), v in best.items():
         if lib != "symmem":
