@@ -39,6 +39,9 @@ inline constexpr const char *env_host = "SYMMEM_LAUNCHER_HOST";
 // When symmem-run binds the PEs: how many CPUs it shared out among them. A PE bound to a block
 // of them cannot tell from its own mask whether the host's PEs outnumber its CPUs.
 inline constexpr const char *env_cpus = "SYMMEM_LAUNCHER_CPUS";
+// How many PEs of the job run on this PE's machine: its host's, or with --hosts every host that is
+// the same machine (network namespaces, containers), which a PE's count of its host's PEs misses.
+inline constexpr const char *env_machine_pes = "SYMMEM_LAUNCHER_MACHINE_PES";
 
 enum class msg : uint32_t {
   hello = 1,

@@ -170,26 +170,48 @@ status collective_sync(const call_record &rec, const char *call) {
   return ok_status;
 }
 
+namespace {
+struct node_share {
+  long pes = 0, cpus = 0;
+};
+node_share count_node_share() {
+  // A PE that symmem-run bound to CPUs of its own (one, or a block: it binds only when the PEs
+  // fit) counts the CPUs the launcher shared out; a PE pinned to one CPU by another launcher
+  // says nothing about the others: the host's CPUs then; otherwise the CPUs this PE may use.
+  cpu_set_t set;
+  long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+  const char *env = std::getenv(launcher::env_cpus);
+  const long shared = env != nullptr ? std::atol(env) : 0;
+  if (shared > 0) {
+    cpus = shared;
+  } else if (cpus <= 1) {
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  }
+  // The machine's PEs: its host's, or more when hosts share the machine (symmem-run --hosts with
+  // network namespaces or containers on one machine). Counting the host's alone, 2 emulated hosts
+  // x 2 PEs on 2 CPUs did not count as oversubscribed, and every wait spun ~100 us before giving
+  // the core to the PE it awaited: coll_bench's barrier took 148-277 us there instead of 40-43.
+  const char *machine = std::getenv(launcher::env_machine_pes);
+  const long pes = std::max<long>(g.local_size, machine != nullptr ? std::atol(machine) : 0);
+  return {pes, cpus};
+}
+}  // namespace
+
 bool node_oversubscribed() {
   static std::atomic<uint64_t> for_job{0};
   static std::atomic<bool> over{false};
   if (SYMMEM_UNLIKELY(for_job.load(std::memory_order_acquire) != g.nonce)) {
-    // A PE that symmem-run bound to CPUs of its own (one, or a block: it binds only when the PEs
-    // fit) counts the CPUs the launcher shared out; a PE pinned to one CPU by another launcher
-    // says nothing about the others: the host's CPUs then; otherwise the CPUs this PE may use.
-    cpu_set_t set;
-    long cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
-    const char *env = std::getenv(launcher::env_cpus);
-    const long shared = env != nullptr ? std::atol(env) : 0;
-    if (shared > 0) {
-      cpus = shared;
-    } else if (cpus <= 1) {
-      cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    }
-    over.store(g.local_size > cpus, std::memory_order_relaxed);
+    const node_share n = count_node_share();
+    over.store(n.pes > n.cpus, std::memory_order_relaxed);
     for_job.store(g.nonce, std::memory_order_release);
   }
   return over.load(std::memory_order_relaxed);
+}
+
+std::string node_share_note() {
+  const node_share n = count_node_share();
+  return strfmt("%ld PE%s on this machine share%s %ld CPU%s%s", n.pes, n.pes == 1 ? "" : "s", n.pes == 1 ? "s" : "",
+                n.cpus, n.cpus == 1 ? "" : "s", n.pes > n.cpus ? ": waits give up the core at once" : "");
 }
 
 void spin_wait::check() {

@@ -1,6 +1,8 @@
 // symmem: the synchronisation that every collective call rides on.
 #pragma once
 
+#include <string>
+
 #include "core/state.h"
 
 namespace symmem::core {
@@ -33,9 +35,12 @@ const char *remote_note(int pe);
 // Formats a record for messages: "malloc(1024 bytes)".
 std::string describe_call(const call_record &rec);
 
-// True when this host runs more PEs than it has CPUs: a waiting PE should then give its core to
+// True when this machine runs more PEs than it has CPUs (its hosts: --hosts may put several on one
+// machine): a waiting PE should then give its core to
 // the PE it waits for at once rather than spin first (a spin only delays it by a time slice).
 bool node_oversubscribed();
+// What node_oversubscribed() counted: "4 PEs on this machine share 2 CPUs" (SYMMEM_DEBUG=info at init).
+std::string node_share_note();
 
 // Names of the calls numbered from call_user_first (defined by the teams layer when linked in).
 const char *user_call_name(uint32_t id) __attribute__((weak));

@@ -4,7 +4,7 @@
 # Each case checks what a user relies on: the job forms across hosts, output is tagged, exit
 # statuses come back, a PE or a whole host that dies is named and the job stops within about a
 # second, signals reach every host, nothing is left behind, and hosts that are one machine do not
-# pin their PEs to the same CPU.
+# pin their PEs to the same CPU and count the machine's PEs.
 run=$1
 hello=$2
 set -- $NETNS_HOSTS
@@ -165,6 +165,15 @@ CUDA_MODULE_LOADING=LAZY "$run" -t --hosts "$h0:1,$h1:1" --launch-agent "$agent"
 rc=$?
 grep -q "^\[PE 1\] loading=LAZY on $h1\$" "$out" && [ "$rc" = 0 ] &&
   pass "the user's CUDA_MODULE_LOADING kept" || fail "the user's CUDA_MODULE_LOADING (exit $rc)"
+
+# 13. Hosts that are one machine count as one for the PEs' waits: each PE counts all 4 PEs of the
+#     machine, not its host's 2 (with 2 CPUs, counting 2 left every wait spinning a time slice before
+#     it gave its core to the PE it waited for; BENCHMARKS.md).
+SYMMEM_DEBUG=info "$run" -t --hosts "$h0:2,$h1:2" --launch-agent "$agent" "$hello" 2 >"$out" 2>&1
+rc=$?
+n=$(grep -c "4 PEs on this machine share" "$out")
+[ "$rc" = 0 ] && [ "$n" = 4 ] && pass "every PE counts the machine's 4 PEs" ||
+  fail "PEs per machine across hosts of one machine (exit $rc, $n of 4 PEs counted 4)"
 
 [ "$failures" = 0 ] && { echo PASS; exit 0; }
 echo "FAIL: $failures cases"

@@ -129,6 +129,7 @@ rlimit raise_fd_limit() {
 }
 
 void bind_to_cpu(const std::string &mode, int index, int count) {
+  if (count > 0) ::setenv(launcher::env_machine_pes, std::to_string(count).c_str(), 1);
   cpu_set_t allowed;
   if (mode == "none" || ::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
   std::vector<int> cpus;
