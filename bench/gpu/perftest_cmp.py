@@ -15,21 +15,16 @@ def main():
     show_all = "--all" in sys.argv
     below = float(sys.argv[sys.argv.index("--below") + 1]) if "--below" in sys.argv else None
     use_median = "--median" in sys.argv
-    best = {}
     better = {}
     values = defaultdict(list)
     with open(path) as f:
         for row in csv.DictReader(f):
             key = (row["test"], int(row["np"]), row["figure"])
-            v = float(row["value"])
             better[key] = row["better"]
-            lib = row["lib"]
-            values[(lib,) + key].append(v)
-            cur = best.get((lib,) + key)
-            if cur is None or (v > cur if row["better"] == "higher" else v < cur):
-                best[(lib,) + key] = v
-    if use_median:
-        best = {k: statistics.median(v) for k, v in values.items()}
+            values[(row["lib"],) + key].append(float(row["value"]))
+    # Each library's figure over the rounds: their median, or the best round.
+    pick = lambda k, v: statistics.median(v) if use_median else (max(v) if better[k[1:]] == "higher" else min(v))
+    best = {k: pick(k, v) for k, v in values.items()}
     rows = defaultdict(list)
     for (lib, test, np, fig), v in best.items():
         if lib != "symmem":

@@ -176,7 +176,7 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
 status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call) {
   teams::team &t = *gr.t;
-  // Data beyond one slot goes in consecutive slots, one data signal each (net_push_chunks).
+  // Data beyond one slot goes in consecutive slots, one data signal each (at most net_push_bytes).
   const uint64_t chunks = nbytes == 0 ? 1 : (nbytes + teams::net_ring_bytes - 1) / teams::net_ring_bytes;
   const uint64_t first = t.net_push_seq + 1;
   const uint64_t last = t.net_push_seq += chunks;
@@ -186,10 +186,9 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
     return area_off + offsetof(teams::team_area, net_ring_slots) +
            static_cast<size_t>(s % teams::net_ring) * sizeof(teams::net_ring_slot);
   };
-  const auto chunk_len = [nbytes, first](uint64_t s) {
-    const size_t at = static_cast<size_t>(s - first) * teams::net_ring_bytes;
-    return std::min(teams::net_ring_bytes, nbytes - at);
-  };
+  // Where slot s's part of the data starts, and how long it is.
+  const auto chunk_at = [first](uint64_t s) { return static_cast<size_t>(s - first) * teams::net_ring_bytes; };
+  const auto chunk_len = [nbytes, &chunk_at](uint64_t s) { return std::min(teams::net_ring_bytes, nbytes - chunk_at(s)); };
   teams::team_area *mine = teams::area(t, core::g.my_pe);
   if (gr.me == root) {
     if (last > static_cast<uint64_t>(teams::net_ring)) {  // the slots' last broadcasts must be finished everywhere
@@ -223,7 +222,7 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
       msg.resize(sizeof(xchg_tag) + len);
       const xchg_tag h{t.bcast_base + s, rec};  // lands on the slot's seq and rec
       std::memcpy(msg.data(), &h, sizeof h);
-      if (len != 0) std::memcpy(msg.data() + sizeof h, static_cast<const char *>(src) + (s - first) * teams::net_ring_bytes, len);
+      if (len != 0) std::memcpy(msg.data() + sizeof h, static_cast<const char *>(src) + chunk_at(s), len);
       const size_t off = slot_off(s);
       for (int j = 1; j < gr.n; ++j) {
         core::ctrl_put_add(gr.world((gr.me + j) % gr.n), off + offsetof(teams::net_ring_slot, seq), msg.data(), msg.size(),
@@ -247,7 +246,7 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
                       call);
       }
       const size_t len = chunk_len(s);
-      if (len != 0) std::memcpy(static_cast<char *>(dest) + (s - first) * teams::net_ring_bytes, in.data, len);
+      if (len != 0) std::memcpy(static_cast<char *>(dest) + chunk_at(s), in.data, len);
     }
   }
   const uint64_t done = t.bcast_base + last;

@@ -316,7 +316,7 @@ status do_init(int requested) {
   times.phase("barrier");
   log(log_level::info, "%s heap", g.heap->kind());
   log(log_level::info, "init took (ms): %s", times.c_str());
-  log(log_level::info, "%s", node_share_note().c_str());
+  if (current_log_level() >= log_level::info) log(log_level::info, "%s", node_share_note().c_str());
   log(log_level::info, "initialized: %d PEs (%d on this host), heap %zu bytes at %#lx, bootstrap %s", g.n_pes,
       g.local_size, g.user_bytes, static_cast<unsigned long>(g.heap_base), g.boot->name());
   return ok_status;

@@ -35,9 +35,9 @@ const char *remote_note(int pe);
 // Formats a record for messages: "malloc(1024 bytes)".
 std::string describe_call(const call_record &rec);
 
-// True when this machine runs more PEs than it has CPUs (its hosts: --hosts may put several on one
-// machine): a waiting PE should then give its core to
-// the PE it waits for at once rather than spin first (a spin only delays it by a time slice).
+// True when this machine runs more PEs than it has CPUs (counting every host on it: --hosts may put
+// several on one machine): a waiting PE should then give its core to the PE it waits for at once
+// rather than spin first (a spin only delays it by a time slice).
 bool node_oversubscribed();
 // What node_oversubscribed() counted: "4 PEs on this machine share 2 CPUs" (SYMMEM_DEBUG=info at init).
 std::string node_share_note();

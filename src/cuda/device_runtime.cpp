@@ -219,8 +219,7 @@ constexpr size_t kernel_copy_limit = size_t(32) << 20;
 void stream_copy(void *dst, const void *src, size_t n, const void *user_buf, cudaStream_t stream, const char *call) {
   const int max_blocks = wave_blocks();
   // The GPU heap is device memory: only a buffer outside it costs a driver query.
-  const bool in_heap = reinterpret_cast<uintptr_t>(user_buf) - core::g.heap_base < core::g.heap_size;
-  if (n < kernel_copy_limit && (in_heap || device_accessible(user_buf))) {
+  if (n < kernel_copy_limit && (!core::cpu_memory(user_buf) || device_accessible(user_buf))) {
     check_launch([&] { return launch_copy(dst, src, n, max_blocks, reinterpret_cast<CUstream>(stream)); }, call);
     return;
   }
