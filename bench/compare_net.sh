@@ -9,6 +9,8 @@
 #   --build DIR  the symmem build directory (default <repo>/build-bench)
 #   --quick      sizes up to 1 MiB, 3 repetitions (a smoke test)
 #   --no-oshmem  symmem and ucx_perftest only
+#   --cpu-load   one busy loop per CPU competes with both libraries for the whole run (another
+#                program on the machine: a build, a data loader); without it the machine is idle
 # What runs, on hosts A and B (one PE each for shmem_bench, one and two each for coll_bench);
 # OSHMEM's shmem_bench without its bandwidth sweeps (BENCH_SKIP_BW=1: its 8-byte putmem_bw hung in
 # shmem_quiet here until the 600 s limit), so bandwidth is compared with ucx_perftest's. OSHMEM's
@@ -31,6 +33,7 @@ out=""
 build="$repo/build-bench"
 quick=0
 oshmem=1
+cpu_load=0
 jobs=$(nproc 2>/dev/null || echo 2)
 args=("$@")
 while [ $# -gt 0 ]; do
@@ -40,6 +43,7 @@ while [ $# -gt 0 ]; do
     --build) build="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --no-oshmem) oshmem=0; shift ;;
+    --cpu-load) cpu_load=1; shift ;;
     -j) jobs="$2"; shift 2 ;;
     -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "compare_net.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
@@ -94,6 +98,15 @@ osh_place() {  # PES_PER_HOST: oshrun arguments placing 2 hosts x k PEs as symme
   echo "--rankfile $out/rankfile$k"
 }
 sym=("$build/tools/symmem-run" --launch-agent "$NETNS_AGENT")
+if [ "$cpu_load" = 1 ]; then
+  loops=()
+  for i in $(seq 0 $(($(nproc) - 1))); do
+    taskset -c "$i" sh -c 'while :; do :; done' &
+    loops+=($!)
+  done
+  trap 'kill "${loops[@]}" 2>/dev/null' EXIT
+  echo "### a busy loop on each of the $(nproc) CPUs: ${loops[*]}"
+fi
 csvs=()
 run() {  # name, command...: a CSV in $out/name.csv, the output in $out/name.log
   local name=$1; shift

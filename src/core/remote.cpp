@@ -655,6 +655,14 @@ void remote_progress() {
     if (cw.locked || cw.owner == me) r.net->progress(cw.w);
 }
 
+void remote_idle(unsigned usec) {
+  if (!g.remote || !r.net->has_idle()) {
+    sched_yield();
+    return;
+  }
+  r.net->idle(r.worker, usec);
+}
+
 size_t ctrl_offset(const void *addr) {
   return static_cast<size_t>(static_cast<const char *>(addr) - g.ctrl_table[static_cast<size_t>(g.my_pe)]);
 }

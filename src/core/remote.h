@@ -82,6 +82,9 @@ std::string remote_unanswered_note();
 
 // One step of network progress (called from every wait loop while a transport is open).
 void remote_progress();
+// Gives up the CPU until a message arrives or `usec` microseconds pass (core/wait.h: waits do this
+// instead of yielding when other programs compete for the CPU).
+void remote_idle(unsigned usec);
 
 // The control segment of any PE, by offset (the same layout on every PE): a copy for node-local
 // PEs, a network transfer for remote ones (ctrl_put returns when `src` may be reused).

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <vector>
@@ -212,6 +214,48 @@ std::string node_share_note() {
   const node_share n = count_node_share();
   return strfmt("%ld PE%s on this machine share%s %ld CPU%s%s", n.pes, n.pes == 1 ? "" : "s", n.pes == 1 ? "s" : "",
                 n.cpus, n.cpus == 1 ? "" : "s", n.pes > n.cpus ? ": waits give up the core at once" : "");
+}
+
+// Other programs compete for the CPU (two `yes` on a 2-CPU machine, a build beside the job): a
+// yield then hands the core to one of them for its time slice, and a PE that yields sees the
+// message it waits for a millisecond late. A get across hosts took 850-940 us that way (OSHMEM,
+// which never yields, 25-84). A sleep on the network's event descriptor is woken by the message
+// itself: 70-85 us. A yield that took longer than slow_yield says the CPU is contended, and the
+// waits of the next contention_memory sleep instead of yielding; then a yield looks again. The
+// spin before it stays: a woken task that has just run is not always scheduled at once, and with
+// 16 turns instead of 256 the get took 280-330 us (with 1024 or 4096, 71-85: no better). A sleep
+// lasts idle_usec at most, so that what the network does not bring (a store of a PE on this host)
+// is seen that late at worst, as after a yield to another program (20 or 1000 us: 116-157 and
+// 121-126 us per get). On an idle CPU a yield returns at once and nothing changes.
+namespace {
+constexpr auto slow_yield = std::chrono::microseconds(20);
+constexpr auto contention_memory = std::chrono::milliseconds(100);
+constexpr unsigned idle_usec = 100;
+std::atomic<int64_t> contended_until{0};  // steady_clock nanoseconds
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+void spin_wait::give_up_core() {
+  const int64_t now = now_ns();
+  if (g.remote && now < contended_until.load(std::memory_order_relaxed)) {
+    remote_idle(idle_usec);
+    return;
+  }
+  sched_yield();
+  const int64_t after = now_ns();
+  if (after - now > std::chrono::nanoseconds(slow_yield).count()) {
+    contended_until.store(after + std::chrono::nanoseconds(contention_memory).count(), std::memory_order_relaxed);
+    static std::atomic<bool> told{false};
+    if (g.remote && current_log_level() >= log_level::info && !told.exchange(true)) {
+      log(log_level::info, "%s: a yield of the CPU took %.0f us: other programs compete for it, so waits sleep until "
+          "the network wakes them (for %lld ms, then a yield looks again)", call_, (after - now) / 1e3,
+          static_cast<long long>(contention_memory.count()));
+    }
+  }
 }
 
 void spin_wait::check() {

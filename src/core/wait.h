@@ -1,6 +1,7 @@
 // symmem: bounded spin waiting.
 //
-// Every wait a user can reach spins briefly, then yields the core (PEs may outnumber cores), and
+// Every wait a user can reach spins briefly, then yields the core (PEs may outnumber cores; across
+// hosts, when other programs hold the CPU, it sleeps until the network brings a message), and
 // every millisecond checks two things: whether the job is being torn down because another
 // PE exited (the bootstrap's poll_peers), and whether SYMMEM_WAIT_TIMEOUT has passed. Either ends
 // this PE with a message naming what it waited for, instead of a silent hang. When the job spans
@@ -41,7 +42,7 @@ class spin_wait {
       cpu_relax();
       return;
     }
-    sched_yield();
+    give_up_core();
     check();
   }
 
@@ -51,6 +52,9 @@ class spin_wait {
   // 256 yields were then seconds, so a PE noticed a dead peer only after the launcher's SIGTERM.
   static constexpr std::chrono::milliseconds check_every{1};
   void check();  // a clock read; the peer poll and the limit at most every check_every
+  // Past the spin: yields the core; or, when the job spans hosts and a recent yield found other
+  // programs competing for the CPU, sleeps until the network brings a message (sync.cpp).
+  void give_up_core();
 
   const char *call_;
   std::function<std::string()> describe_;

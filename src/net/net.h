@@ -95,6 +95,9 @@ class transport {
   status quiet(void *w, int pe, const char *call);
   // One step of progress; true when something happened.
   bool progress(void *w) { return ops_.progress(w) != 0; }
+  // Sleeps until a message arrives for the worker or `usec` microseconds pass (net_plugin.h: idle).
+  bool has_idle() const { return ops_.idle != nullptr; }
+  bool idle(void *w, unsigned usec) { return ops_.idle(w, usec) != 0; }
 
   // The PEs (of `pes`, each with an address in `region`) that do not answer a small get within
   // `seconds`: for the message of a wait that ran out. Never waits longer, never fails.

@@ -175,6 +175,13 @@ typedef struct symmem_net_ops {
   // static data, staged or not. NULL: the library puts, fences and signals.
   int (*staged_put_signal)(void *worker, int pe, uint64_t raddr, const void *src, size_t len, uint64_t sig_raddr,
                            int op, uint64_t value, const char *call);
+  // Sleeps until a message arrives for the worker, or `usec` microseconds pass; returns at once
+  // when one is already waiting. The library calls it in place of yielding the CPU when other
+  // programs compete for the CPU: a sleeping PE is woken by the message it waits for (and the
+  // scheduler runs a task it wakes promptly), where a PE that yields waits for the other
+  // program's time slice, a millisecond or more. Returns 1 when something may have arrived, else 0.
+  // NULL: the library yields.
+  int (*idle)(void *worker, unsigned usec);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

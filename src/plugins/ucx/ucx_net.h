@@ -68,6 +68,7 @@ struct worker {
   std::atomic<uint64_t> staged_pending{0};
   std::atomic<int> staged_error{0};
   std::unique_ptr<std::atomic<uint32_t>[]> staged_to;  // the same, per target PE
+  int efd = -2;  // the worker's event descriptor (ucx_progress.cpp, idle); -2: not asked yet, -1: none
 };
 
 struct plugin {
@@ -124,6 +125,8 @@ void drop_cache(worker &wk);
 // Starts and stops the progress thread of the default worker.
 int start_progress_thread(plugin &p, const char *call);
 void stop_progress_thread(plugin &p);
+// symmem_net_ops::idle: sleeps on the worker's event descriptor.
+int idle(void *worker, unsigned usec);
 // Fills the data-path entries of `ops`.
 void fill_data_ops(symmem_net_ops &ops);
 // The active message that carries signals (net_plugin.h, signal), and its handler, set on the

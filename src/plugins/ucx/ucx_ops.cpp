@@ -330,6 +330,7 @@ void fill_data_ops(symmem_net_ops &ops) {
   ops.signal = do_signal;
   ops.signal_add = do_signal_add;
   ops.signal_put = do_signal_put;
+  ops.idle = idle;
   fill_staged_ops(ops);
 }
 

@@ -69,6 +69,28 @@ void progress_loop(plugin *p, int efd) {
 
 }  // namespace
 
+int idle(void *w, unsigned usec) {
+  worker &wk = *static_cast<worker *>(w);
+  int efd;
+  {
+    worker_guard guard(wk);
+    if (wk.efd == -2 && ucp_worker_get_efd(wk.w, &wk.efd) != UCS_OK) wk.efd = -1;
+    efd = wk.efd;
+    if (efd >= 0) {
+      const ucs_status_t st = ucp_worker_arm(wk.w);
+      if (st == UCS_ERR_BUSY) return 1;  // events wait: the caller progresses them
+      if (st != UCS_OK) efd = -1;
+    }
+  }
+  if (efd < 0) {  // no descriptor to sleep on: a short nap still lets the competing program run
+    std::this_thread::sleep_for(std::chrono::microseconds(usec));
+    return 0;
+  }
+  pollfd pfd{efd, POLLIN, 0};
+  const timespec limit{static_cast<time_t>(usec / 1000000), static_cast<long>(usec % 1000000) * 1000};
+  return ::ppoll(&pfd, 1, &limit, nullptr) > 0 ? 1 : 0;
+}
+
 int start_progress_thread(plugin &p, const char *call) {
   int efd = -1;
   ucs_status_t st = ucp_worker_get_efd(p.workers.front()->w, &efd);
