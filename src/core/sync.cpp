@@ -226,9 +226,14 @@ std::string node_share_note() {
 // 16 turns instead of 256 the get took 280-330 us (with 1024 or 4096, 71-85: no better). A sleep
 // lasts idle_usec at most, so that what the network does not bring (a store of a PE on this host)
 // is seen that late at worst, as after a yield to another program (20 or 1000 us: 116-157 and
-// 121-126 us per get). On an idle CPU a yield returns at once and nothing changes.
+// 121-126 us per get). On an idle CPU a yield returns at once and nothing changes; but a sleep
+// costs its wake-up (a get across hosts took 33 us instead of 14-17 with both sides sleeping), so
+// slow_yield must not take the kernel's own work for contention: of 200000 yields of a get loop on
+// the idle 2-CPU VM, 101 took 20-100 us (the veth's packets, softirq) and none longer, while with
+// a busy program per CPU 90% of them took over 200 us and half over 1 ms. A first threshold of
+// 20 us put the idle loop to sleep (OSU's osu_oshm_get showed it).
 namespace {
-constexpr auto slow_yield = std::chrono::microseconds(20);
+constexpr auto slow_yield = std::chrono::microseconds(200);
 constexpr auto contention_memory = std::chrono::milliseconds(100);
 constexpr unsigned idle_usec = 100;
 std::atomic<int64_t> contended_until{0};  // steady_clock nanoseconds
