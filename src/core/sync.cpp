@@ -231,12 +231,19 @@ std::string node_share_note() {
 // slow_yield must not take the kernel's own work for contention: of 200000 yields of a get loop on
 // the idle 2-CPU VM, 101 took 20-100 us (the veth's packets, softirq) and none longer, while with
 // a busy program per CPU 90% of them took over 200 us and half over 1 ms. A first threshold of
-// 20 us put the idle loop to sleep (OSU's osu_oshm_get showed it).
+// 20 us put the idle loop to sleep (OSU's osu_oshm_get showed it). One slow yield is not enough
+// either: on the idle VM a PE now and then sees one of 240-1550 us (in OSU's osu_oshm_atomics,
+// once per run), and 100 ms of sleeps made its fetching atomics 32-35 us instead of 17-19. So it
+// takes slow_streak_needed slow yields in a row, or one within contention_recall of the last
+// contended time (the load is still there: no need to pay three time slices again).
 namespace {
 constexpr auto slow_yield = std::chrono::microseconds(200);
 constexpr auto contention_memory = std::chrono::milliseconds(100);
 constexpr unsigned idle_usec = 100;
+constexpr int slow_streak_needed = 3;
+constexpr auto contention_recall = std::chrono::seconds(1);
 std::atomic<int64_t> contended_until{0};  // steady_clock nanoseconds
+std::atomic<int> slow_streak{0};
 
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -252,14 +259,21 @@ void spin_wait::give_up_core() {
   }
   sched_yield();
   const int64_t after = now_ns();
-  if (after - now > std::chrono::nanoseconds(slow_yield).count()) {
-    contended_until.store(after + std::chrono::nanoseconds(contention_memory).count(), std::memory_order_relaxed);
-    static std::atomic<bool> told{false};
-    if (g.remote && current_log_level() >= log_level::info && !told.exchange(true)) {
-      log(log_level::info, "%s: a yield of the CPU took %.0f us: other programs compete for it, so waits sleep until "
-          "the network wakes them (for %lld ms, then a yield looks again)", call_, (after - now) / 1e3,
-          static_cast<long long>(contention_memory.count()));
-    }
+  if (after - now <= std::chrono::nanoseconds(slow_yield).count()) {
+    slow_streak.store(0, std::memory_order_relaxed);
+    return;
+  }
+  // Contended: slow_streak slow yields in a row, or one soon after the last contended time.
+  const int64_t until = contended_until.load(std::memory_order_relaxed);
+  const int streak = slow_streak.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (streak < slow_streak_needed && after - until > std::chrono::nanoseconds(contention_recall).count()) return;
+  contended_until.store(after + std::chrono::nanoseconds(contention_memory).count(), std::memory_order_relaxed);
+  static std::atomic<bool> told{false};
+  if (g.remote && current_log_level() >= log_level::info && !told.exchange(true)) {
+    log(log_level::info, "%s: %d yields of the CPU in a row took over %lld us (the last %.0f us): other programs "
+        "compete for it, so waits sleep until the network wakes them (for %lld ms, then a yield looks again)", call_,
+        streak, static_cast<long long>(slow_yield.count()), (after - now) / 1e3,
+        static_cast<long long>(contention_memory.count()));
   }
 }
 
