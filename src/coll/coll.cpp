@@ -228,8 +228,9 @@ size_t total_of(const std::vector<uint64_t> &sizes, const char *call) {
 // scratch goes through it, a larger one is read directly (and then a second barrier is needed).
 status collect(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
   const core::call_record rec{teams::call_collect, 1, 0, 0};  // sizes may differ across PEs
-  const unsigned p = gr.scratch() ? gr.next_parity() : 0;
   own_range(src, nbytes, call);
+  if (!gr.local && exchange_fits(gr, 0)) return collect_exchange(gr, dest, src, nbytes, rec, call);
+  const unsigned p = gr.scratch() ? gr.next_parity() : 0;
   if (gr.scratch()) {
     teams::area(*gr.t, core::g.my_pe)->meta[p][0] = nbytes;
     if (nbytes <= teams::coll_bytes) std::memcpy(gr.scratch_of(gr.me, p), src, nbytes);

@@ -86,6 +86,8 @@ status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, 
                          const char *call);
 status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                          const char *call);
+status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                        const char *call);
 status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,
                        const core::call_record &rec, const char *call);
 

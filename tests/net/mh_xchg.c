@@ -1,4 +1,4 @@
-/* Small collectives across hosts, back to back: fcollect, alltoall and sum reductions without a
+/* Small collectives across hosts, back to back: fcollect, alltoall, collect and sum reductions without a
  * barrier between them go as one exchange of data signals each (docs/multihost.md), with blocks
  * landing by the parity of the team's exchange number. Every call writes a fresh, poisoned slot of
  * a large array and is checked as it returns, with the calls of one round interleaved so that a
@@ -27,8 +27,14 @@ static void fail_at(const char *what, long round, size_t at, long got, long want
   shmem_global_exit(1);
 }
 
-/* `rounds` rounds on `team` of: fcollect (nelems per PE), alltoall (nelems per pair), sum reduce
- * (nelems) into dest == source, fcollect in place. */
+/* A collect's contribution of team PE i in round r: nelems, nelems / 2 or none. */
+static size_t collect_size(long r, int i, size_t nelems) {
+  const long k = (i + r) % 3;
+  return k == 0 ? nelems : k == 1 ? nelems / 2 : 0;
+}
+
+/* `rounds` rounds on `team` of: fcollect (nelems per PE), alltoall (nelems per pair), collect (sizes
+ * that differ, some zero), sum reduce (nelems) into dest == source, fcollect in place. */
 static void run(shmem_team_t team, long rounds, size_t nelems, const char *what) {
   const int me = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
   const size_t all = (size_t)n * nelems;
@@ -50,6 +56,23 @@ static void run(shmem_team_t team, long rounds, size_t nelems, const char *what)
       for (size_t k = 0; k < nelems; ++k)
         if (dst[(size_t)i * nelems + k] != value(r, i * 64 + me, k))
           fail_at(what, r, (size_t)i * nelems + k, dst[(size_t)i * nelems + k], value(r, i * 64 + me, k));
+    /* collect: contributions of nelems, nelems / 2 or none, by PE and round; nothing past them */
+    {
+      size_t at[64], total = 0;
+      for (int i = 0; i < n && i < 64; ++i) {
+        at[i] = total;
+        total += collect_size(r, i, nelems);
+      }
+      const size_t mine = collect_size(r, me, nelems);
+      for (size_t k = 0; k < mine; ++k) src[k] = value(r + 2, me, k);
+      for (size_t k = 0; k < all; ++k) dst[k] = poison;
+      if (shmem_long_collect(team, dst, src, mine) != 0) fail_at(what, r, 0, -5, 0);
+      for (int i = 0; i < n && i < 64; ++i)
+        for (size_t k = 0; k < collect_size(r, i, nelems); ++k)
+          if (dst[at[i] + k] != value(r + 2, i, k)) fail_at(what, r, at[i] + k, dst[at[i] + k], value(r + 2, i, k));
+      for (size_t k = total; k < all; ++k)
+        if (dst[k] != poison) fail_at(what, r, k, dst[k], poison);
+    }
     /* sum reduce in place: the sum of value(r, i, k) over the team */
     for (size_t k = 0; k < nelems; ++k) red[k] = value(r, me, k);
     if (shmem_long_sum_reduce(team, red, red, nelems) != 0) fail_at(what, r, 0, -3, 0);
