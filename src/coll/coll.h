@@ -88,6 +88,9 @@ status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, 
                          const char *call);
 status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                         const char *call);
+bool broadcast_exchange_fits(const group &gr, size_t nbytes);
+status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                          const char *call);
 status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,
                        const core::call_record &rec, const char *call);
 

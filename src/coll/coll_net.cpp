@@ -50,6 +50,7 @@ size_t xchg_offset(const teams::team &t, unsigned parity) {
 // called with another length is still found (and named).
 size_t xchg_slot(const teams::team &t, int n) { return xchg_bytes(t) / static_cast<size_t>(n) / 8 * 8; }
 constexpr size_t exchange_max_bytes = size_t{256} << 10;  // per block (see exchange_fits)
+constexpr int bcast_exchange_pes = 8;  // members of a broadcast by exchanges, at most (broadcast_exchange)
 
 bool same_call(const core::call_record &x, const core::call_record &y) {
   return x.call == y.call && x.a == y.a && x.b == y.b;
@@ -342,6 +343,38 @@ status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, 
   const char *s = static_cast<const char *>(src);
   return gather_exchange(gr, dest, nbytes, rec, [s, nbytes](int j) { return s + static_cast<size_t>(j) * nbytes; },
                          call);
+}
+
+// A broadcast of a few PEs past what the ring's slots push: exchanges in which the root's block
+// carries the data (chunk by chunk) and every other member's only its call, so that each member
+// waits for one message of the root's (and the others' calls, sent at once) instead of an
+// announcement, a get and an answer (OSU's osu_oshm_broadcast at 2 hosts x 1 PE, 16 KiB: 44 us
+// pulled, OSHMEM 12). Every member sends to every other, which keeps the exchanges' flow control
+// (a member sends its next block at a parity only once every member sent its last) and checks the
+// calls, but costs n * (n - 1) messages: beyond bcast_exchange_pes members the pull, which costs
+// 2 * (n - 1), is used. The data lands in the member's exchange area and the member copies it into
+// dest inside its call, as with the pull.
+status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                          const char *call) {
+  const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
+  const size_t chunk = chunk_of(gr, 1);
+  const bool is_root = gr.me == root;
+  const char *s = static_cast<const char *>(src);
+  char *d = static_cast<char *>(dest);
+  for (size_t at = 0; at < nbytes; at += chunk) {
+    const size_t len = std::min(chunk, nbytes - at);
+    SYMMEM_TRY(exchange(gr, is_root ? len : 0, rec, [s, at](int) { return s + at; },
+                        [d, at, len, root](int i, const unsigned char *b) {
+                          if (i == root) std::memcpy(d + at, b, len);
+                        },
+                        call));
+  }
+  if (is_root && update_root && dest != src) std::memmove(dest, src, nbytes);
+  return ok_status;
+}
+
+bool broadcast_exchange_fits(const group &gr, size_t nbytes) {
+  return gr.n <= bcast_exchange_pes && exchange_fits(gr, nbytes);
 }
 
 // A collect (contributions of any size): the first exchange carries each member's size and the

@@ -5,9 +5,10 @@
  * Then the same with one root for every call (it runs ahead of the members as far as the
  * broadcasts' ring lets it, and one member falls behind now and then, so the root must learn how
  * far each got before it reuses a slot), on a team split across the hosts, destroyed and split
- * again into the same slot (its counts start over), and on sizes from 8 B to 256 KiB: those that
- * take two of the ring's slots (4 KiB + 8 B, 8 KiB), those pulled (32 KiB, 64 KiB) and sizes that
- * change from call to call, so the slots of one broadcast wrap around the ring at every place.
+ * again into the same slot (its counts start over), and on sizes from 8 B to 258 KiB: those that
+ * take two of the ring's slots (4 KiB + 8 B, 8 KiB), those that go as exchanges (32 KiB to 256 KiB,
+ * up to 8 PEs), those pulled (258 KiB) and sizes that change from call to call, so the slots of
+ * one broadcast wrap around the ring at every place.
  *
  *   mh_bcast [ROUNDS]      (default 400) */
 #include <shmem.h>
@@ -73,11 +74,11 @@ int main(int argc, char **argv) {
   shmem_init();
   const long rounds = argc > 1 ? atol(argv[1]) : 400;
   const int me = shmem_my_pe(), n = shmem_n_pes();
-  size_t most = (size_t)rounds * 128 > 8 * 32768 ? (size_t)rounds * 128 : 8 * 32768; /* longs */
+  size_t most = (size_t)rounds * 128 > 8 * 33000 ? (size_t)rounds * 128 : 8 * 33000; /* longs */
   if ((size_t)(rounds / 4) * 8192 > most) most = (size_t)(rounds / 4) * 8192;
-  one = shmem_malloc(32768 * sizeof(long));
+  one = shmem_malloc(33000 * sizeof(long));
   slots = shmem_malloc(most * sizeof(long));
-  src = shmem_malloc(32768 * sizeof(long));
+  src = shmem_malloc(33000 * sizeof(long));
   if (!one || !slots || !src) {
     fprintf(stderr, "PE %d: shmem_malloc failed\n", me);
     shmem_global_exit(1);
@@ -95,6 +96,7 @@ int main(int argc, char **argv) {
   run_sizes(SHMEM_TEAM_WORLD, rounds / 4, 8192, mixed, sizeof mixed / sizeof mixed[0], -1, "world, mixed sizes");
   run_sizes(SHMEM_TEAM_WORLD, rounds / 4, 8192, mixed, sizeof mixed / sizeof mixed[0], 0, "world, mixed sizes, root 0");
   run(SHMEM_TEAM_WORLD, 8, 32768, -1, "world, 256 KiB");
+  run(SHMEM_TEAM_WORLD, 8, 33000, -1, "world, 258 KiB"); /* past the exchanges: pulled */
   for (int again = 0; again < 3; ++again) {
     /* every other PE: with the PEs filling the hosts in order, a team with members on each host */
     shmem_team_t odd = SHMEM_TEAM_INVALID;
