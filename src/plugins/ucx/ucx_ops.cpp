@@ -57,6 +57,8 @@ ucp_ep_h endpoint(worker &wk, int pe, const char *call) {
            ucs_status_string(static_cast<ucs_status_t>(f)));
     return nullptr;
   }
+  // The PE's thread is in the library: the progress thread stays a backstop (ucx_progress.cpp).
+  p.main_progress.fetch_add(1, std::memory_order_relaxed);
   return wk.eps[static_cast<size_t>(pe)];
 }
 
