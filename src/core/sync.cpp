@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <vector>
@@ -249,6 +250,19 @@ int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
+// The kernel's count of runnable tasks (/proc/loadavg's fourth field, "running/total", at this
+// instant) against the machine's CPUs: slow yields alone also come from the kernel's own work and
+// from this PE's other threads, and then there is no program to give the CPU to.
+bool more_runnable_than_cpus() {
+  FILE *f = std::fopen("/proc/loadavg", "r");
+  if (f == nullptr) return true;  // nothing to ask: trust the yields
+  double l1, l5, l15;
+  long running = 0, total = 0;
+  const int got = std::fscanf(f, "%lf %lf %lf %ld/%ld", &l1, &l5, &l15, &running, &total);
+  std::fclose(f);
+  if (got != 5) return true;
+  return running > sysconf(_SC_NPROCESSORS_ONLN);
+}
 }  // namespace
 
 void spin_wait::give_up_core() {
@@ -263,10 +277,13 @@ void spin_wait::give_up_core() {
     slow_streak.store(0, std::memory_order_relaxed);
     return;
   }
-  // Contended: slow_streak slow yields in a row, or one soon after the last contended time.
+  // Contended: slow_streak slow yields in a row, or one soon after the last contended time; and
+  // more tasks runnable than the machine has CPUs.
   const int64_t until = contended_until.load(std::memory_order_relaxed);
   const int streak = slow_streak.fetch_add(1, std::memory_order_relaxed) + 1;
   if (streak < slow_streak_needed && after - until > std::chrono::nanoseconds(contention_recall).count()) return;
+  slow_streak.store(0, std::memory_order_relaxed);
+  if (!more_runnable_than_cpus()) return;
   contended_until.store(after + std::chrono::nanoseconds(contention_memory).count(), std::memory_order_relaxed);
   static std::atomic<bool> told{false};
   if (g.remote && current_log_level() >= log_level::info && !told.exchange(true)) {
