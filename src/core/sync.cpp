@@ -266,8 +266,12 @@ bool more_runnable_than_cpus() {
 }  // namespace
 
 void spin_wait::give_up_core() {
+  if (!g.remote) {  // on one host nothing else to sleep on: the yield, as ever
+    sched_yield();
+    return;
+  }
   const int64_t now = now_ns();
-  if (g.remote && now < contended_until.load(std::memory_order_relaxed)) {
+  if (now < contended_until.load(std::memory_order_relaxed)) {
     remote_idle(idle_usec);
     return;
   }
@@ -286,7 +290,7 @@ void spin_wait::give_up_core() {
   if (!more_runnable_than_cpus()) return;
   contended_until.store(after + std::chrono::nanoseconds(contention_memory).count(), std::memory_order_relaxed);
   static std::atomic<bool> told{false};
-  if (g.remote && current_log_level() >= log_level::info && !told.exchange(true)) {
+  if (current_log_level() >= log_level::info && !told.exchange(true)) {
     log(log_level::info, "%s: %d yields of the CPU in a row took over %lld us (the last %.0f us): other programs "
         "compete for it, so waits sleep until the network wakes them (for %lld ms, then a yield looks again)", call_,
         streak, static_cast<long long>(slow_yield.count()), (after - now) / 1e3,
