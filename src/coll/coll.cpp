@@ -212,7 +212,8 @@ uint64_t size_of(const group &gr, int i, unsigned p, const char *call) {
   return static_cast<uint64_t>(v);
 }
 
-// The bytes of a collect's dest: the sum of the contributions, which must not wrap.
+}  // namespace
+
 size_t total_of(const std::vector<uint64_t> &sizes, const char *call) {
   size_t total = 0;
   for (uint64_t len : sizes) {
@@ -223,14 +224,12 @@ size_t total_of(const std::vector<uint64_t> &sizes, const char *call) {
   return total;
 }
 
-}  // namespace
-
 // Variable-size all-gather: the sizes travel with the entry barrier; a contribution that fits the
 // scratch goes through it, a larger one is read directly (and then a second barrier is needed).
 status collect(group &gr, void *dest, const void *src, size_t nbytes, const char *call) {
   const core::call_record rec{teams::call_collect, 1, 0, 0};  // sizes may differ across PEs
   own_range(src, nbytes, call);
-  if (!gr.local && exchange_fits(gr, 0)) return collect_exchange(gr, dest, src, nbytes, rec, call);
+  if (exchange_fits(gr, 0)) return collect_exchange(gr, dest, src, nbytes, rec, call);  // across hosts
   const unsigned p = gr.scratch() ? gr.next_parity() : 0;
   if (gr.scratch()) {
     teams::area(*gr.t, core::g.my_pe)->meta[p][0] = nbytes;

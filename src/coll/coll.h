@@ -88,6 +88,8 @@ status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, 
                          const char *call);
 status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                         const char *call);
+// The bytes of a collect's dest: the sum of the contributions, which must not wrap.
+size_t total_of(const std::vector<uint64_t> &sizes, const char *call);
 bool broadcast_exchange_fits(const group &gr, size_t nbytes);
 status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                           const char *call);

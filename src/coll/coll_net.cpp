@@ -404,18 +404,13 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
                         starts[static_cast<size_t>(i)] = b + head;
                       },
                       call));
-  // Where each contribution goes, and that dest holds them all (checked before it is written).
+  // That dest holds them all (checked before it is written; the sum cannot wrap past this), and
+  // where each contribution goes.
+  own_range(dest, total_of(sizes, call), call);
   std::vector<size_t> at(static_cast<size_t>(n));
-  size_t total = 0, largest = 0;
-  for (int i = 0; i < n; ++i) {
-    const uint64_t len = sizes[static_cast<size_t>(i)];
-    at[static_cast<size_t>(i)] = total;
-    std::optional<size_t> t = add_size(total, len);
-    if (!t) size_overflow(call, total, len, "the sum of the contributions");
-    total = *t;
-    largest = std::max<size_t>(largest, len);
-  }
-  own_range(dest, total, call);
+  size_t largest = 0;
+  for (int i = 1; i < n; ++i) at[static_cast<size_t>(i)] = at[static_cast<size_t>(i - 1)] + sizes[static_cast<size_t>(i - 1)];
+  for (uint64_t len : sizes) largest = std::max<size_t>(largest, len);
   char *d = static_cast<char *>(dest);
   // The blocks stay in the exchange area until this PE sends its next block (the other parity).
   for (int i = 0; i < n; ++i) {

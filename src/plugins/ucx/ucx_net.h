@@ -68,7 +68,7 @@ struct worker {
   std::atomic<uint64_t> staged_pending{0};
   std::atomic<int> staged_error{0};
   std::unique_ptr<std::atomic<uint32_t>[]> staged_to;  // the same, per target PE
-  int efd = -2;  // the worker's event descriptor (ucx_progress.cpp, idle); -2: not asked yet, -1: none
+  int efd = -2;  // the worker's event descriptor (ucx_progress.cpp, event_fd); -2: not asked yet, -1: none
 };
 
 struct plugin {

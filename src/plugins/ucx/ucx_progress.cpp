@@ -72,6 +72,17 @@ void progress_loop(plugin *p, int efd) {
   }
 }
 
+// The worker's event descriptor, asked of UCX once (under the worker's lock when it has one);
+// -1 when UCX gives none (*why: UCX's reason, when it was asked now).
+int event_fd(worker &wk, ucs_status_t *why = nullptr) {
+  if (wk.efd == -2) {
+    const ucs_status_t st = ucp_worker_get_efd(wk.w, &wk.efd);
+    if (st != UCS_OK) wk.efd = -1;
+    if (why != nullptr) *why = st;
+  }
+  return wk.efd;
+}
+
 }  // namespace
 
 int idle(void *w, unsigned usec) {
@@ -79,8 +90,7 @@ int idle(void *w, unsigned usec) {
   int efd;
   {
     worker_guard guard(wk);
-    if (wk.efd == -2 && ucp_worker_get_efd(wk.w, &wk.efd) != UCS_OK) wk.efd = -1;
-    efd = wk.efd;
+    efd = event_fd(wk);
     if (efd >= 0) {
       const ucs_status_t st = ucp_worker_arm(wk.w);
       if (st == UCS_ERR_BUSY) return 1;  // events wait: the caller progresses them
@@ -97,9 +107,9 @@ int idle(void *w, unsigned usec) {
 }
 
 int start_progress_thread(plugin &p, const char *call) {
-  int efd = -1;
-  ucs_status_t st = ucp_worker_get_efd(p.workers.front()->w, &efd);
-  if (st != UCS_OK) {
+  ucs_status_t st = UCS_ERR_NO_RESOURCE;
+  const int efd = event_fd(*p.workers.front(), &st);  // before the thread: nobody else uses the worker yet
+  if (efd < 0) {
     return report(p, SYMMEM_ERR_SYSTEM, call, "UCX gives no event descriptor for its worker (%s)", ucs_status_string(st));
   }
   p.progress_thread = std::thread(progress_loop, &p, efd);
