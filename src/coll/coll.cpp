@@ -141,9 +141,10 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
     return broadcast_flag(gr, dest, src, nbytes, root, update_root, call);
   }
   if (gr.t != nullptr && !gr.local) {
+    if (nbytes <= teams::net_ring_bytes) return broadcast_push(gr, dest, src, nbytes, root, update_root, call);
+    if (broadcast_exchange_fits(gr, nbytes)) return broadcast_exchange(gr, dest, src, nbytes, root, update_root, call);
     if (nbytes <= teams::net_push_bytes) return broadcast_push(gr, dest, src, nbytes, root, update_root, call);
-    return broadcast_exchange_fits(gr, nbytes) ? broadcast_exchange(gr, dest, src, nbytes, root, update_root, call)
-                                               : broadcast_pull(gr, dest, src, nbytes, root, update_root, call);
+    return broadcast_pull(gr, dest, src, nbytes, root, update_root, call);
   }
   const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
   const bool is_root = gr.me == root;

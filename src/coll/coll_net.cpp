@@ -345,7 +345,7 @@ status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, 
                          call);
 }
 
-// A broadcast of a few PEs past what the ring's slots push: exchanges in which the root's block
+// A broadcast of a few PEs past one of the ring's slots: exchanges in which the root's block
 // carries the data (chunk by chunk) and every other member's only its call, so that each member
 // waits for one message of the root's (and the others' calls, sent at once) instead of an
 // announcement, a get and an answer (OSU's osu_oshm_broadcast at 2 hosts x 1 PE, 16 KiB: 44 us

@@ -24,7 +24,10 @@ inline constexpr int net_ring = 32;              // pushed broadcasts in flight 
 inline constexpr size_t net_ring_bytes = 4096;   // data of one ring slot
 // A pushed broadcast, at most: two slots. Each slot is one message, and on the kernel's TCP a
 // message costs ~10 us whatever its size (2 hosts: 4 KiB + 8 B 23 us pushed, 34 us pulled; 8 KiB
-// 28 and 31; 32 KiB 112 and 35), so above two slots the pull's one get is faster.
+// 28 and 31; 32 KiB 112 and 35), so above two slots the pull's one get is faster. Teams of up to
+// bcast_exchange_pes members (coll_net.cpp) take broadcasts past one slot as exchanges instead
+// (OSU's osu_oshm_broadcast, 2 hosts x 1 PE, 8 KiB: 21-24 us in two slots, 13-15 by exchange,
+// OSHMEM 11).
 inline constexpr size_t net_push_bytes = net_ring_bytes * 2;
 inline constexpr int net_report_every = 16;      // a member tells the root how far it got every this many
 inline constexpr int net_reporters = 64;         // team PEs below this report (the others are read)
@@ -75,8 +78,10 @@ struct team_area {
 };
 // SHMEM_TEAM_WORLD, the team most programs use for everything, exchanges through a larger area
 // of its own after the team areas (per parity), so its blocks of up to a few hundred KiB take one
-// or two exchanges instead of many.
-inline constexpr size_t world_xchg_bytes = size_t{256} << 10;
+// or two exchanges instead of many. Past 256 KiB it has room for each block's tag: a block of a
+// power of two (128 KiB at 2 PEs, 64 KiB at 4, ... 4 KiB at 64) fits one slot with its tag,
+// instead of taking a second exchange for its last 32 bytes.
+inline constexpr size_t world_xchg_bytes = (size_t{256} << 10) + (size_t{8} << 10);
 inline constexpr size_t world_xchg_offset = core::ctrl_scratch_offset + max_teams * sizeof(team_area);
 static_assert(world_xchg_offset + 2 * world_xchg_bytes <= core::ctrl_bytes,
               "team areas and the world's exchange area must fit in the control segment");

@@ -6,9 +6,10 @@
  * broadcasts' ring lets it, and one member falls behind now and then, so the root must learn how
  * far each got before it reuses a slot), on a team split across the hosts, destroyed and split
  * again into the same slot (its counts start over), and on sizes from 8 B to 258 KiB: those that
- * take two of the ring's slots (4 KiB + 8 B, 8 KiB), those that go as exchanges (32 KiB to 256 KiB,
- * up to 8 PEs), those pulled (258 KiB) and sizes that change from call to call, so the slots of
- * one broadcast wrap around the ring at every place.
+ * take one of the ring's slots (up to 4 KiB), those that go as exchanges (4 KiB + 8 B to 256 KiB,
+ * up to 8 PEs; with more PEs, two of the ring's slots up to 8 KiB, then pulled), those pulled
+ * (258 KiB) and sizes that change from call to call, so the slots of one broadcast wrap around the
+ * ring at every place.
  *
  *   mh_bcast [ROUNDS]      (default 400) */
 #include <shmem.h>
@@ -33,7 +34,7 @@ static void check_slot(const long *slot, size_t nelems, long round, int root, co
  * broadcasts: nobody else writes it), and into slot i of `slots`. Checked as each call returns. */
 static long *one, *slots, *src;
 
-static const size_t mixed[] = {1, 513, 8192, 3, 1024, 512}; /* longs: pushed in 1, 2 slots, pulled, 1, 2, 1 */
+static const size_t mixed[] = {1, 513, 8192, 3, 1024, 512}; /* longs: 1 slot, 2 slots or an exchange, pulled or an exchange, ... */
 
 /* `cycle`: the sizes of the calls in turn (`nelems` then only sizes the slots), else `nelems` each. */
 static void run_sizes(shmem_team_t team, long rounds, size_t nelems, const size_t *cycle, size_t ncycle, int fixed_root,
