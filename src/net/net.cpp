@@ -173,12 +173,24 @@ status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_rad
 }
 
 status transport::staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
-  return code_status(ops_.staged_put(w, pe, raddr, src, len, call));
+  SYMMEM_TRY(code_status(ops_.staged_put(w, pe, raddr, src, len, call)));
+  return bound_backlog(w, pe, call);
 }
 
 status transport::staged_put_signal(void *w, int pe, uint64_t raddr, const void *src, size_t len, uint64_t sig_raddr,
                                     int op, uint64_t value, const char *call) {
-  return code_status(ops_.staged_put_signal(w, pe, raddr, src, len, sig_raddr, op, value, call));
+  SYMMEM_TRY(code_status(ops_.staged_put_signal(w, pe, raddr, src, len, sig_raddr, op, value, call)));
+  return bound_backlog(w, pe, call);
+}
+
+// A staged put returns before the network has taken its copy: past the plugin's bound on what
+// such copies hold, the PE waits for the network to take the older ones (PE pe: the one this put
+// went to, which is where the backlog most likely goes).
+status transport::bound_backlog(void *w, int pe, const char *call) {
+  if (ops_.staged_backlog == nullptr) return ok_status;
+  void *req = nullptr;
+  const int rc = ops_.staged_backlog(w, &req, call);
+  return rc == 1 ? wait(w, req, pe, "the sending of this PE's earlier staged messages", call) : code_status(rc);
 }
 
 status transport::staged_get(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call) {
@@ -191,6 +203,7 @@ status transport::staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned s
                              uint64_t compare, uint64_t *result, const char *call) {
   void *req = nullptr;
   int rc = ops_.staged_amo(w, pe, raddr, op, size, value, compare, result, result != nullptr ? &req : nullptr, call);
+  if (result == nullptr) return rc == SYMMEM_SUCCESS ? bound_backlog(w, pe, call) : code_status(rc);
   return rc == 1 ? wait(w, req, pe, "a staged atomic operation", call) : code_status(rc);
 }
 

@@ -113,6 +113,7 @@ class transport {
  private:
   transport() = default;
   status wait(void *w, void *req, int pe, const char *what, const char *call);
+  status bound_backlog(void *w, int pe, const char *call);
 
   symmem_net_host host_{};
   symmem_net_ops ops_{};

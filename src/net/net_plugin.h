@@ -44,6 +44,7 @@ extern "C" {
 #define SYMMEM_NET_ADDRESS_MAX 4096u   // bytes of a worker address, at most
 #define SYMMEM_NET_REGION_SIGNALS 0u   // the control segment (see above)
 #define SYMMEM_NET_DATA_SIGNAL_MAX (256u << 10)  // bytes a data signal carries, at most
+#define SYMMEM_NET_STAGED_BACKLOG (1u << 20)     // bytes of staged messages waiting to be sent (staged_backlog)
 
 enum symmem_net_amo {
   SYMMEM_NET_AMO_ADD = 0,
@@ -182,6 +183,13 @@ typedef struct symmem_net_ops {
   // program's time slice, a millisecond or more. Returns 1 when something may have arrived, else 0.
   // NULL: the library yields.
   int (*idle)(void *worker, unsigned usec);
+  // Bounds the memory that staged messages hold: a staged put returns before the network took its
+  // copy, so a program that posts puts faster than the link carries them would otherwise grow by
+  // what it posted (512 MiB of 4 KiB puts across two hosts: +495 MiB). 0 when the worker's staged
+  // messages not yet handed to the network hold at most SYMMEM_NET_STAGED_BACKLOG bytes; else 1
+  // with *req, complete once they hold at most half of it. The library calls it after each staged
+  // put. NULL: no bound.
+  int (*staged_backlog)(void *worker, void **req, const char *call);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

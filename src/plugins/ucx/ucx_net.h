@@ -68,6 +68,9 @@ struct worker {
   std::atomic<uint64_t> staged_pending{0};
   std::atomic<int> staged_error{0};
   std::unique_ptr<std::atomic<uint32_t>[]> staged_to;  // the same, per target PE
+  // Bytes of this worker's staged requests that UCX has not sent yet (their buffers are still
+  // held; ucx_staged.cpp, staged_backlog).
+  std::atomic<uint64_t> staged_unsent{0};
   int efd = -2;  // the worker's event descriptor (ucx_progress.cpp, event_fd); -2: not asked yet, -1: none
 };
 

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "plugins/common/plugin_util.h"
 #include "plugins/ucx/ucx_net.h"
@@ -37,13 +38,15 @@ struct answer_hdr {
   uint64_t value;  // an atomic's old value
 };
 
-// A staged request of this process: an answer to wait for, or a flush.
+// A staged request of this process: an answer to wait for, a flush, or the wait for a backlog
+// of unsent messages to shrink.
 struct staged_req {
   std::atomic<int> state{0};  // 0 in flight, 1 answered, < 0 refused
   void *dst = nullptr;        // get
   size_t len = 0;
   uint64_t *result = nullptr;  // fetching atomic
   bool flush = false;
+  bool backlog = false;
   void *ucx_req = nullptr;     // flush: UCX's own flush in flight
 };
 
@@ -52,24 +55,49 @@ staged_req *untag(const void *t) {
   return reinterpret_cast<staged_req *>(reinterpret_cast<uintptr_t>(t) & ~uintptr_t{1});
 }
 
-void free_buffer(void *, ucs_status_t, void *buffer) { std::free(buffer); }
+// A message whose buffer the send owns: allocated with this prefix, which says which worker's
+// count of unsent bytes it is on (none for answers), and freed when the send completes.
+struct alignas(16) owned_prefix {
+  worker *counted = nullptr;
+  size_t bytes = 0;
+};
 
-// Sends `hdr_len` bytes of header then `len` bytes of payload, both at `buf` (malloc'ed; the send
-// owns it and frees it when it completes). Eager: the handler gets the whole message at once.
-int send_owned(plugin &p, ucp_ep_h ep, unsigned am_id, char *buf, size_t hdr_len, size_t len, bool reply, int pe,
-               const char *what, const char *call) {
+char *owned_alloc(size_t bytes) {
+  auto *o = static_cast<owned_prefix *>(std::malloc(sizeof(owned_prefix) + bytes));
+  if (o == nullptr) return nullptr;
+  new (o) owned_prefix{};
+  return reinterpret_cast<char *>(o + 1);
+}
+
+void owned_free(char *msg) { std::free(reinterpret_cast<owned_prefix *>(msg) - 1); }
+
+void owned_sent(void *, ucs_status_t, void *user) {
+  auto *o = static_cast<owned_prefix *>(user);
+  if (o->counted != nullptr) o->counted->staged_unsent.fetch_sub(o->bytes, std::memory_order_relaxed);
+  std::free(o);
+}
+
+// Sends `hdr_len` bytes of header then `len` bytes of payload, both at `buf` (from owned_alloc;
+// the send owns it and frees it when it completes). Eager: the handler gets the whole message at
+// once. While UCX holds it, its bytes count on `counted`'s unsent bytes (when not null).
+int send_owned(plugin &p, worker *counted, ucp_ep_h ep, unsigned am_id, char *buf, size_t hdr_len, size_t len,
+               bool reply, int pe, const char *what, const char *call) {
+  auto *o = reinterpret_cast<owned_prefix *>(buf) - 1;
   ucp_request_param_t rp{};
   rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
   rp.flags = UCP_AM_SEND_FLAG_EAGER | (reply ? UCP_AM_SEND_FLAG_REPLY : 0);
-  rp.cb.send = free_buffer;
-  rp.user_data = buf;
-  ucs_status_ptr_t r = ucp_am_send_nbx(ep, am_id, buf, hdr_len, buf + hdr_len, len, &rp);
-  if (r == nullptr) {
-    std::free(buf);
-    return SYMMEM_SUCCESS;
+  rp.cb.send = owned_sent;
+  rp.user_data = o;
+  if (counted != nullptr) {  // counted before the send: its callback may come at any later progress
+    o->counted = counted;
+    o->bytes = hdr_len + len;
+    counted->staged_unsent.fetch_add(o->bytes, std::memory_order_relaxed);
   }
-  if (UCS_PTR_IS_ERR(r)) {
-    std::free(buf);
+  ucs_status_ptr_t r = ucp_am_send_nbx(ep, am_id, buf, hdr_len, buf + hdr_len, len, &rp);
+  if (r == nullptr || UCS_PTR_IS_ERR(r)) {  // sent at once (no callback), or not at all
+    if (counted != nullptr) counted->staged_unsent.fetch_sub(o->bytes, std::memory_order_relaxed);
+    owned_free(buf);
+    if (r == nullptr) return SYMMEM_SUCCESS;
     return report(p, SYMMEM_ERR_PEER_GONE, call, "UCX %s to PE %d failed: %s", what, pe,
                   ucs_status_string(UCS_PTR_STATUS(r)));
   }
@@ -85,21 +113,21 @@ int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t 
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged %s of %llu bytes (at most %u)", what,
                   static_cast<unsigned long long>(h.len), SYMMEM_NET_DATA_SIGNAL_MAX);
   }
-  auto *buf = static_cast<char *>(std::malloc(sizeof h + len));
+  char *buf = owned_alloc(sizeof h + len);
   if (buf == nullptr) return report(*wk.pl, SYMMEM_ERR_OUT_OF_MEMORY, call, "no memory for a staged %s", what);
   std::memcpy(buf, &h, sizeof h);
   if (len != 0) std::memcpy(buf + sizeof h, payload, len);
   worker_guard guard(wk);
   ucp_ep_h ep = endpoint(wk, pe, call);
   if (ep == nullptr) {
-    std::free(buf);
+    owned_free(buf);
     return SYMMEM_ERR_NOT_ACCESSIBLE;
   }
   if (counted) {
     wk.staged_pending.fetch_add(1, std::memory_order_relaxed);
     wk.staged_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
   }
-  const int rc = send_owned(*wk.pl, ep, staged_request_am_id, buf, sizeof h, len, true, pe, what, call);
+  const int rc = send_owned(*wk.pl, &wk, ep, staged_request_am_id, buf, sizeof h, len, true, pe, what, call);
   if (rc != SYMMEM_SUCCESS && counted) {
     wk.staged_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_relaxed);
     wk.staged_pending.fetch_sub(1, std::memory_order_relaxed);
@@ -234,12 +262,12 @@ ucs_status_t on_staged_request(void *arg, const void *header, size_t header_leng
   }
   std::memcpy(&h, header, sizeof h);
   const size_t out_len = static_cast<kind>(h.kind) == kind::get && h.len <= SYMMEM_NET_DATA_SIGNAL_MAX ? h.len : 0;
-  auto *buf = static_cast<char *>(std::malloc(sizeof(answer_hdr) + out_len));
+  char *buf = owned_alloc(sizeof(answer_hdr) + out_len);
   if (buf == nullptr) return UCS_OK;  // the sender's wait names this PE
   answer_hdr a{h.token, 0, 0};
   a.status = perform(p, h, data, length, buf + sizeof a, a.value);
   std::memcpy(buf, &a, sizeof a);
-  (void)send_owned(p, param->reply_ep, staged_answer_am_id, buf, sizeof a, a.status == 0 ? out_len : 0, false, -1,
+  (void)send_owned(p, nullptr, param->reply_ep, staged_answer_am_id, buf, sizeof a, a.status == 0 ? out_len : 0, false, -1,
                    "answer", "staged operation");
   return UCS_OK;
 }
@@ -260,6 +288,21 @@ bool is_staged_req(const void *req) { return (reinterpret_cast<uintptr_t>(req) &
 
 int test_staged(worker &wk, void *req, const char *call) {
   staged_req *r = untag(req);
+  if (r->backlog) {  // UCX's flush of the worker, which sends what it holds
+    if (r->ucx_req != nullptr) {
+      worker_guard guard(wk);
+      const ucs_status_t st = ucp_request_check_status(r->ucx_req);
+      if (st == UCS_INPROGRESS) return 0;
+      ucp_request_free(r->ucx_req);
+      r->ucx_req = nullptr;
+      if (st != UCS_OK) {
+        delete r;
+        return report(*wk.pl, SYMMEM_ERR_PEER_GONE, call, "a UCX flush failed: %s", ucs_status_string(st));
+      }
+    }
+    delete r;
+    return 1;
+  }
   if (!r->flush) {
     const int s = r->state.load(std::memory_order_acquire);
     if (s == 0) return 0;
@@ -309,6 +352,24 @@ int flush_staged(worker &wk, int pe, void **req, const char *call) {
   return 1;
 }
 
+int do_staged_backlog(void *w, void **req, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (wk.staged_unsent.load(std::memory_order_relaxed) <= SYMMEM_NET_STAGED_BACKLOG) return SYMMEM_SUCCESS;
+  if (req == nullptr) return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged backlog needs a request");
+  worker_guard guard(wk);
+  ucp_request_param_t rp{};
+  ucs_status_ptr_t f = ucp_worker_flush_nbx(wk.w, &rp);
+  if (f == nullptr) return SYMMEM_SUCCESS;
+  if (UCS_PTR_IS_ERR(f)) {
+    return report(*wk.pl, SYMMEM_ERR_PEER_GONE, call, "UCX flush failed: %s", ucs_status_string(UCS_PTR_STATUS(f)));
+  }
+  auto *r = new staged_req();
+  r->backlog = true;
+  r->ucx_req = f;
+  *req = tag(r);
+  return 1;
+}
+
 int do_staged_pending(void *w, int pe) {
   worker &wk = *static_cast<worker *>(w);
   if (pe < 0) return wk.staged_pending.load(std::memory_order_acquire) != 0 ? 1 : 0;
@@ -322,6 +383,7 @@ void fill_staged_ops(symmem_net_ops &ops) {
   ops.staged_get = do_staged_get;
   ops.staged_amo = do_staged_amo;
   ops.staged_put_signal = do_staged_put_signal;
+  ops.staged_backlog = do_staged_backlog;
 }
 
 }  // namespace symmem::ucx
