@@ -38,8 +38,8 @@ struct answer_hdr {
   uint64_t value;  // an atomic's old value
 };
 
-// A staged request of this process: an answer to wait for, a flush, or the wait for a backlog
-// of unsent messages to shrink.
+// A staged request of this process: an answer to wait for, a flush (of UCX and the answers), or
+// UCX's flush alone, which sends a backlog of queued messages (do_staged_backlog).
 struct staged_req {
   std::atomic<int> state{0};  // 0 in flight, 1 answered, < 0 refused
   void *dst = nullptr;        // get
