@@ -48,7 +48,7 @@
     "How PEs on other hosts reach the heap: auto (UCX RMA on a host heap; staged operations, which "   \
     "this PE's host carries out, on a GPU heap while UCX has no CUDA support) or staged (also for a "  \
     "host heap).")                                                                                      \
-  X(net_put_staged, size, "NET_PUT_STAGED", "4k", "", "", "",                                              \
+  X(net_put_staged, size, "NET_PUT_STAGED", "64k", "", "", "",                                              \
     "Puts of at most this many bytes to the host heap or static data of a PE on another host go as "  \
     "staged operations (one active message that the owner answers), so a quiet completes them in one " \
     "round trip instead of the two of UCX's put and flush over TCP; larger puts use UCX RMA. 0: "      \

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXB 8192
+#define MAXB 140000 /* past the staged limit (SYMMEM_NET_PUT_STAGED, 64 KiB) and room for sizes[0..4] + 1 each */
 static unsigned char sdata[MAXB]; /* static data: registered like the heap */
 static long sflag;
 static uint64_t ssig;
@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "PE %d: out of memory\n", me);
     shmem_global_exit(1);
   }
-  const size_t sizes[] = {1, 8, 1000, 4096, 4097, MAXB};
+  const size_t sizes[] = {1, 1000, 4097, 65536, 65537, MAXB};
   for (int where = 0; where < 2; ++where) {
     unsigned char *data = where == 0 ? hdata : sdata;
     const char *kind = where == 0 ? "heap" : "static data";
