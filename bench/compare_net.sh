@@ -23,7 +23,10 @@
 #           --rankfile (the CPUs symmem-run binds its PEs to) ...
 #   symmem  symmem-run --hosts A:k,B:k --launch-agent 'ip netns exec {host}' ...
 #   UCX     ucx_perftest (server on A, client on B): ucp_put_lat, ucp_get, ucp_fadd at 8 B, ucp_put_bw at 1 MiB
-# UCX_TLS=tcp,self and UCX_NET_DEVICES=veth0 for all three (netns.sh sets them).
+# UCX_TLS=tcp,self and UCX_NET_DEVICES=veth0 for all three (netns.sh sets them); ucx_perftest with
+# the TCP segments symmem sets for itself (256 KiB; UCX's default is 8 KiB), OSHMEM with UCX's
+# defaults, as its users run it (export UCX_TCP_TX_SEG_SIZE/UCX_TCP_RX_SEG_SIZE to give all three
+# the same).
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -83,6 +86,8 @@ export OMPI_MCA_osc="${OMPI_MCA_osc:-^rdma}"  # else OSHMEM 4.1 dies in shmem_fi
 osh=(ip netns exec "$A" oshrun --allow-run-as-root --mca plm_rsh_agent "$here/netns_rsh.sh" --mca btl self,tcp
      -x UCX_TLS -x UCX_NET_DEVICES -x OMPI_MCA_osc -x SHMEM_SYMMETRIC_HEAP_SIZE -x BENCH_MAX_SIZE)
 [ "$quick" = 1 ] && osh+=(-x BENCH_QUICK -x COLL_BENCH_MAX)
+# UCX segment sizes the user exported go to OSHMEM too (symmem sets 256 KiB itself; UCX defaults to 8 KiB).
+for v in UCX_TCP_TX_SEG_SIZE UCX_TCP_RX_SEG_SIZE; do [ -n "${!v:-}" ] && osh+=(-x "$v"); done
 # The same CPU placement for both: the emulated hosts are one machine, and oshrun, like mpirun,
 # binds each host's first rank to that host's first core, so both PEs of a 2-host job shared CPU 0
 # and every OSHMEM latency measured ~8000 us here. symmem-run counts CPUs per machine
@@ -151,12 +156,14 @@ for r in $(seq 1 "$rounds"); do
     --hosts "$A:1,$B:1" "$build/bench/coll_bench"
   run coll_symmem14_1x1_r$r env COLL_BENCH_IMPL=symmem-1.4 COLL_BENCH_CSV="$out/coll_symmem14_1x1_r$r.csv" "${sym[@]}" \
     --hosts "$A:1,$B:1" "$out/coll_bench_symmem14"
+  seg=${UCX_TCP_TX_SEG_SIZE:-256k}
   for t in "ucp_put_lat 8" "ucp_get 8" "ucp_fadd 8" "ucp_put_bw 1048576"; do
     set -- $t
-    ip netns exec "$A" ucx_perftest -t "$1" -s "$2" -n 20000 >/dev/null 2>&1 &
+    # The transport as symmem configures it: UCX's TCP segments of 256 KiB (ucx_plugin.cpp).
+    UCX_TCP_TX_SEG_SIZE=$seg UCX_TCP_RX_SEG_SIZE=$seg ip netns exec "$A" ucx_perftest -t "$1" -s "$2" -n 20000 >/dev/null 2>&1 &
     server=$!
     sleep 0.5
-    echo "$1,$2,$(ip netns exec "$B" ucx_perftest "${NETNS_ADDRS%% *}" -t "$1" -s "$2" -n 20000 2>&1 |
+    echo "$1,$2,$(UCX_TCP_TX_SEG_SIZE=$seg UCX_TCP_RX_SEG_SIZE=$seg ip netns exec "$B" ucx_perftest "${NETNS_ADDRS%% *}" -t "$1" -s "$2" -n 20000 2>&1 |
       awk '/Final:/ { print $3 "," $4 "," $6 }')" >>"$out/perftest_r$r.csv"  # typical lat, avg lat, MB/s
     wait "$server"
   done

@@ -13,7 +13,9 @@
 #   --build DIR  the symmem build directory (default <repo>/build-bench, built here if needed)
 # Programs: put and get (heap and global), put_mr, atomics (heap and global), barrier, broadcast,
 # collect, fcollect, reduce. Each run has 240 s. A ratio above 1 means symmem is faster (for
-# Messages/s: has the higher rate).
+# Messages/s: has the higher rate). OSHMEM runs with UCX's default TCP segments (8 KiB), as its
+# users run it, symmem with the 256 KiB ones it sets; export UCX_TCP_TX_SEG_SIZE and
+# UCX_TCP_RX_SEG_SIZE to give both the same.
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -69,6 +71,8 @@ printf 'rank 0=%s slot=0\nrank 1=%s slot=1\n' "$A" "$B" >"$out/rankfile"
 osh=(ip netns exec "$A" oshrun --allow-run-as-root --mca plm_rsh_agent "$here/netns_rsh.sh" --mca btl self,tcp
      -x UCX_TLS -x UCX_NET_DEVICES -x OMPI_MCA_osc -x SHMEM_SYMMETRIC_HEAP_SIZE --rankfile "$out/rankfile" -np 2
      --host "$A:1,$B:1")
+# UCX segment sizes the user exported go to OSHMEM too (symmem sets 256 KiB itself; UCX defaults to 8 KiB).
+for v in UCX_TCP_TX_SEG_SIZE UCX_TCP_RX_SEG_SIZE; do [ -n "${!v:-}" ] && osh+=(-x "$v"); done
 sym=("$build/tools/symmem-run" --launch-agent "$NETNS_AGENT" --hosts "$A:1,$B:1")
 for r in $(seq 1 "$rounds"); do
   for spec in "put heap" "put global" "get heap" "get global" "put_mr heap" "atomics heap" "atomics global" barrier \
