@@ -320,13 +320,13 @@ status gather_exchange(group &gr, void *dest, size_t nbytes, const core::call_re
     const size_t len = std::min(chunk, nbytes - at);
     SYMMEM_TRY(exchange(gr, len, rec, [&block_of, at](int j) { return block_of(j) + at; },
                         [d, nbytes, at, len](int i, const unsigned char *b) {
-                          std::memcpy(d + static_cast<size_t>(i) * nbytes + at, b, len);
+                          if (len != 0) std::memcpy(d + static_cast<size_t>(i) * nbytes + at, b, len);
                         },
                         call));
     if (nbytes == 0) break;
   }
   // fcollect's src may lie inside dest (at this PE's block): it was read into every message already.
-  std::memmove(d + static_cast<size_t>(gr.me) * nbytes, block_of(gr.me), nbytes);
+  if (nbytes != 0) std::memmove(d + static_cast<size_t>(gr.me) * nbytes, block_of(gr.me), nbytes);
   return ok_status;
 }
 
@@ -393,7 +393,7 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
   block.resize(head + mine);
   const uint64_t my_size = nbytes;
   std::memcpy(block.data(), &my_size, head);
-  std::memcpy(block.data() + head, src, mine);
+  if (mine != 0) std::memcpy(block.data() + head, src, mine);
   const int n = gr.n;
   std::vector<uint64_t> sizes(static_cast<size_t>(n));
   std::vector<const unsigned char *> starts(static_cast<size_t>(n));
@@ -414,8 +414,8 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
   char *d = static_cast<char *>(dest);
   // The blocks stay in the exchange area until this PE sends its next block (the other parity).
   for (int i = 0; i < n; ++i) {
-    if (i != gr.me) std::memcpy(d + at[static_cast<size_t>(i)], starts[static_cast<size_t>(i)],
-                                std::min<size_t>(first, sizes[static_cast<size_t>(i)]));
+    const size_t len = std::min<size_t>(first, sizes[static_cast<size_t>(i)]);
+    if (i != gr.me && len != 0) std::memcpy(d + at[static_cast<size_t>(i)], starts[static_cast<size_t>(i)], len);
   }
   const char *s = static_cast<const char *>(src);
   const size_t me_at = at[static_cast<size_t>(gr.me)];
@@ -435,7 +435,7 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
     // src may lie inside dest: this PE's own bytes are written after every member has them.
     SYMMEM_TRY(gr.sync(exit_rec, call));
   }
-  std::memmove(d + me_at, s, nbytes);
+  if (nbytes != 0) std::memmove(d + me_at, s, nbytes);
   return ok_status;
 }
 

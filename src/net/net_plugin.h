@@ -187,8 +187,8 @@ typedef struct symmem_net_ops {
   // copy, so a program that posts puts faster than the link carries them would otherwise grow by
   // what it posted (512 MiB of 4 KiB puts across two hosts: +495 MiB). 0 when the worker's staged
   // messages not yet handed to the network hold at most SYMMEM_NET_STAGED_BACKLOG bytes; else 1
-  // with *req, complete once the network took them (UCX: a flush of the worker). The library
-  // calls it after each staged put and non-fetching staged atomic. NULL: no bound.
+  // with *req, complete once they hold at most half of it. The library calls it after each staged
+  // put and non-fetching staged atomic. NULL: no bound.
   int (*staged_backlog)(void *worker, void **req, const char *call);
 } symmem_net_ops;
 

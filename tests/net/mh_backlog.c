@@ -13,6 +13,13 @@
 
 #define WINDOW (1L << 20) /* the target's buffer: each round of puts covers it once */
 
+/* AddressSanitizer keeps freed memory in quarantine: the peak says nothing there. */
+#if defined(__SANITIZE_ADDRESS__)
+static const int sanitized = 1;
+#else
+static const int sanitized = 0;
+#endif
+
 static long peak_kib(void) {
   FILE *f = fopen("/proc/self/status", "r");
   char line[256];
@@ -52,7 +59,7 @@ int main(int argc, char **argv) {
       const long grew = peak_kib() - before;
       shmem_quiet();
       printf("PE 0: %ld MiB in %ld-byte puts: peak memory grew by %ld KiB\n", total >> 20, size, grew);
-      if (before < 0 || grew > 64L * 1024) {
+      if (before < 0 || (grew > 64L * 1024 && !sanitized)) {
         fprintf(stderr, "PE 0: %ld-byte puts: peak memory grew by %ld KiB (at most 65536 wanted)\n", size, grew);
         shmem_global_exit(1);
       }
@@ -69,6 +76,8 @@ int main(int argc, char **argv) {
     }
   }
   shmem_barrier_all();
+  free(src);
+  shmem_free(dest);
   if (me == 0) printf("mh_backlog: %d PEs ok\n", n);
   shmem_finalize();
   return 0;

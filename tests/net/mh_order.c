@@ -135,6 +135,8 @@ int main(int argc, char **argv) {
     shmem_barrier_all();
   }
   if (me == 0) printf("mh_order: %d PEs ok\n", n);
+  free(src);
+  free(back);
   shmem_free(hsig);
   shmem_free(hflag);
   shmem_free(hdata);

@@ -10,6 +10,7 @@
 //    one worker, which its waits progress.
 //  - Error handling mode PEER: a broken connection fails its operations (and is named) instead of
 //    hanging them; the library's waits bound the rest.
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -125,8 +126,24 @@ void close_endpoints(worker &wk) {
   }
 }
 
+// Completes the sends the worker still holds, whose callbacks free their buffers (staged
+// requests and their answers): the library's final flush waited for the answers, but UCX may run
+// a send's completion at a later progress, and a worker destroyed before that leaked the buffer.
+// Bounded: a peer that is gone must not hold up the end of the job.
+void complete_sends(worker &wk) {
+  ucp_request_param_t rp{};
+  ucs_status_ptr_t r = ucp_worker_flush_nbx(wk.w, &rp);
+  if (!UCS_PTR_IS_PTR(r)) return;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (ucp_request_check_status(r) == UCS_INPROGRESS && std::chrono::steady_clock::now() < until) {
+    ucp_worker_progress(wk.w);
+  }
+  ucp_request_free(r);
+}
+
 void free_worker(worker *wk) {
   drop_cache(*wk);
+  if (wk->w != nullptr) complete_sends(*wk);
   close_endpoints(*wk);
   if (wk->w != nullptr) ucp_worker_destroy(wk->w);
   delete wk;
