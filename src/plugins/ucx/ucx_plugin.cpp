@@ -44,7 +44,10 @@ void on_ep_error(void *arg, ucp_ep_h, ucs_status_t status) {
   int expected = 0;
   if (p.failed[static_cast<size_t>(e->pe)].compare_exchange_strong(expected, static_cast<int>(status)) &&
       !p.closing.load()) {
-    note(p, SYMMEM_BOOT_LOG_WARN, "the connection to PE %d broke: %s (UCX); operations on it fail from now on",
+    // UCX says "Endpoint timeout" too when the peer process is simply gone.
+    note(p, SYMMEM_BOOT_LOG_WARN,
+         "the connection to PE %d broke (UCX: %s): the PE ended, or the network between the hosts failed; "
+         "operations on it fail from now on",
          e->pe, ucs_status_string(status));
   }
 }
