@@ -38,15 +38,19 @@ struct answer_hdr {
   uint64_t value;  // an atomic's old value
 };
 
-// A staged request of this process: an answer to wait for, a flush, or the wait for a backlog
-// of unsent messages to shrink (do_staged_backlog).
+// A staged request of this process: what its test waits for.
+enum class awaits : uint8_t {
+  answer,   // a get's or a fetching atomic's answer
+  flush,    // UCX's flush, then every counted operation's answer (flush_staged)
+  backlog,  // the worker's unsent staged bytes to shrink to half the bound (do_staged_backlog)
+};
+
 struct staged_req {
-  std::atomic<int> state{0};  // 0 in flight, 1 answered, < 0 refused
+  awaits what = awaits::answer;
+  std::atomic<int> state{0};  // answer: 0 in flight, 1 answered, < 0 refused
   void *dst = nullptr;        // get
   size_t len = 0;
   uint64_t *result = nullptr;  // fetching atomic
-  bool flush = false;
-  bool backlog = false;
   void *ucx_req = nullptr;     // flush: UCX's own flush in flight
 };
 
@@ -291,12 +295,12 @@ bool is_staged_req(const void *req) { return (reinterpret_cast<uintptr_t>(req) &
 
 int test_staged(worker &wk, void *req, const char *call) {
   staged_req *r = untag(req);
-  if (r->backlog) {
+  if (r->what == awaits::backlog) {
     if (wk.staged_unsent.load(std::memory_order_relaxed) > SYMMEM_NET_STAGED_BACKLOG / 2) return 0;
     delete r;
     return 1;
   }
-  if (!r->flush) {
+  if (r->what == awaits::answer) {
     const int s = r->state.load(std::memory_order_acquire);
     if (s == 0) return 0;
     delete r;
@@ -323,7 +327,7 @@ int test_staged(worker &wk, void *req, const char *call) {
 int flush_staged(worker &wk, int pe, void **req, const char *call) {
   if (req == nullptr) return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a flush of staged operations needs a request");
   auto *r = new staged_req();
-  r->flush = true;
+  r->what = awaits::flush;
   ucp_request_param_t rp{};
   ucs_status_ptr_t f = nullptr;
   if (pe >= 0) {
@@ -350,7 +354,7 @@ int do_staged_backlog(void *w, void **req, const char *call) {
   if (wk.staged_unsent.load(std::memory_order_relaxed) <= SYMMEM_NET_STAGED_BACKLOG) return SYMMEM_SUCCESS;
   if (req == nullptr) return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged backlog needs a request");
   auto *r = new staged_req();
-  r->backlog = true;
+  r->what = awaits::backlog;
   *req = tag(r);
   return 1;
 }
