@@ -6,6 +6,9 @@
 //   impl,npes,metric,bytes,value,unit
 // Figures: init, device putmem (block scope, PE 0 -> PE 1), putmem_on_stream, device p+quiet
 // latency, device and host barrier_all, malloc+free of 1 MiB. scripts/bench-gpu runs both.
+// From 2 MiB up, two reference copies between two buffers of PE 0's own (cudaMalloc) memory, the
+// same in both builds: cudaMemcpyAsync and a copy kernel of 16-byte loads and stores on the put's
+// grid. The faster of the two is this GPU's copy limit, which the large puts are measured against.
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
@@ -104,6 +107,12 @@ __global__ void put_block_kernel(char *dst, const char *src, size_t n, size_t ch
   if (threadIdx.x == 0) nvshmem_quiet();
 }
 
+// The reference copy: 16-byte vectors, grid-stride, no library code (n is a multiple of 16).
+__global__ void copy_kernel(int4 *dst, const int4 *src, size_t n16) {
+  const size_t step = static_cast<size_t>(gridDim.x) * blockDim.x;
+  for (size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n16; i += step) dst[i] = src[i];
+}
+
 __global__ void p_quiet_kernel(int *dst, int iters, int pe) {
   for (int i = 0; i < iters; ++i) {
     nvshmem_int_p(dst, i, pe);
@@ -143,7 +152,7 @@ float event_time(F launch, int iters, cudaStream_t s) {
   return t[windows / 2];
 }
 
-void bench_put(char *dst, char *src, cudaStream_t s) {
+void bench_put(char *dst, char *src, char *ldst, const char *lsrc, cudaStream_t s) {
   const size_t sizes[] = {8, 64, 512, 4096, 32768, 262144, 2u << 20, 16u << 20, 64u << 20, 256u << 20};
   for (size_t n : sizes) {
     nvshmem_barrier_all();
@@ -155,6 +164,13 @@ void bench_put(char *dst, char *src, cudaStream_t s) {
       row("device_putmem_block", n, n / t / 1e9, "GB/s");
       t = event_time([&] { nvshmemx_putmem_on_stream(dst, src, n, 1, s); }, iters, s);
       row("putmem_on_stream", n, n / t / 1e9, "GB/s");
+      if (n >= (2u << 20)) {  // the copy limit: PE 0's own memory, no library call
+        t = event_time([&] { CK(cudaMemcpyAsync(ldst, lsrc, n, cudaMemcpyDeviceToDevice, s)); }, iters, s);
+        row("ref_memcpy_d2d", n, n / t / 1e9, "GB/s");
+        t = event_time([&] { copy_kernel<<<264, 1024, 0, s>>>(reinterpret_cast<int4 *>(ldst), reinterpret_cast<const int4 *>(lsrc), n / 16); },
+                       iters, s);
+        row("ref_copy_kernel", n, n / t / 1e9, "GB/s");
+      }
     }
   }
   nvshmem_barrier_all();
@@ -226,7 +242,18 @@ int main() {
   }
   CK(cudaMemset(src, me + 1, cap));
   CK(cudaDeviceSynchronize());
-  if (npes >= 2) bench_put(dst, src, s);
+  char *ldst = nullptr, *lsrc = nullptr;  // PE 0's reference copies
+  if (me == 0) {
+    CK(cudaMalloc(&ldst, cap));
+    CK(cudaMalloc(&lsrc, cap));
+    CK(cudaMemset(lsrc, 7, cap));
+    CK(cudaDeviceSynchronize());
+  }
+  if (npes >= 2) bench_put(dst, src, ldst, lsrc, s);
+  if (me == 0) {
+    CK(cudaFree(ldst));
+    CK(cudaFree(lsrc));
+  }
   if (npes >= 2) bench_latency(word, s);
   bench_malloc();
   nvshmem_barrier_all();
