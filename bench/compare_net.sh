@@ -80,14 +80,10 @@ A=$1
 B=$2
 [ "$quick" = 1 ] && export BENCH_QUICK=1 COLL_BENCH_MAX=65536
 export SHMEM_SYMMETRIC_SIZE=512M SHMEM_SYMMETRIC_HEAP_SIZE=512M BENCH_MAX_SIZE="${BENCH_MAX_SIZE:-4194304}"
-export OMPI_MCA_osc="${OMPI_MCA_osc:-^rdma}"  # else OSHMEM 4.1 dies in shmem_finalize here
-# btl self,tcp: OpenMPI's shared-memory BTL (vader) crashed in shmem_init between namespaces that
-# share the host name (it took the 4 PEs for one node).
-osh=(ip netns exec "$A" oshrun --allow-run-as-root --mca plm_rsh_agent "$here/netns_rsh.sh" --mca btl self,tcp
-     -x UCX_TLS -x UCX_NET_DEVICES -x OMPI_MCA_osc -x SHMEM_SYMMETRIC_HEAP_SIZE -x BENCH_MAX_SIZE)
+. "$here/oshmem_netns.sh"
+oshmem_netns_cmd "$A"
+osh+=(-x BENCH_MAX_SIZE)
 [ "$quick" = 1 ] && osh+=(-x BENCH_QUICK -x COLL_BENCH_MAX)
-# UCX segment sizes the user exported go to OSHMEM too (symmem sets 256 KiB itself; UCX defaults to 8 KiB).
-for v in UCX_TCP_TX_SEG_SIZE UCX_TCP_RX_SEG_SIZE; do [ -n "${!v:-}" ] && osh+=(-x "$v"); done
 # The same CPU placement for both: the emulated hosts are one machine, and oshrun, like mpirun,
 # binds each host's first rank to that host's first core, so both PEs of a 2-host job shared CPU 0
 # and every OSHMEM latency measured ~8000 us here. symmem-run counts CPUs per machine

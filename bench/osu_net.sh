@@ -66,13 +66,11 @@ out=$(cd "$out" && pwd)
 set -- $NETNS_HOSTS
 A=$1
 B=$2
-export OMPI_MCA_osc="${OMPI_MCA_osc:-^rdma}" SHMEM_SYMMETRIC_SIZE=512M SHMEM_SYMMETRIC_HEAP_SIZE=512M
+export SHMEM_SYMMETRIC_SIZE=512M SHMEM_SYMMETRIC_HEAP_SIZE=512M
 printf 'rank 0=%s slot=0\nrank 1=%s slot=1\n' "$A" "$B" >"$out/rankfile"
-osh=(ip netns exec "$A" oshrun --allow-run-as-root --mca plm_rsh_agent "$here/netns_rsh.sh" --mca btl self,tcp
-     -x UCX_TLS -x UCX_NET_DEVICES -x OMPI_MCA_osc -x SHMEM_SYMMETRIC_HEAP_SIZE --rankfile "$out/rankfile" -np 2
-     --host "$A:1,$B:1")
-# UCX segment sizes the user exported go to OSHMEM too (symmem sets 256 KiB itself; UCX defaults to 8 KiB).
-for v in UCX_TCP_TX_SEG_SIZE UCX_TCP_RX_SEG_SIZE; do [ -n "${!v:-}" ] && osh+=(-x "$v"); done
+. "$here/oshmem_netns.sh"
+oshmem_netns_cmd "$A"
+osh+=(--rankfile "$out/rankfile" -np 2 --host "$A:1,$B:1")
 sym=("$build/tools/symmem-run" --launch-agent "$NETNS_AGENT" --hosts "$A:1,$B:1")
 for r in $(seq 1 "$rounds"); do
   for spec in "put heap" "put global" "get heap" "get global" "put_mr heap" "atomics heap" "atomics global" barrier \
