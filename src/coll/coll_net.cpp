@@ -20,8 +20,10 @@
 // reads only blocks of this call and names the members that made another call (the check the
 // entry barrier does elsewhere).
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "coll/coll.h"
@@ -57,18 +59,104 @@ bool same_call(const core::call_record &x, const core::call_record &y) {
 }
 
 // The error of a collective whose members disagree; `others` names what the other side called.
-status differ(const group &gr, const core::call_record &rec, const std::string &others, const char *call) {
+status differ(int n, int me, const core::call_record &rec, const std::string &others, const char *call) {
   return fail(SYMMEM_ERR_MISMATCH, call,
               "collective calls differ across the PEs of a team of %d: this PE (team PE %d) called %s, %s; every "
               "team member must make the same collective calls with the same arguments, in the same order",
-              gr.n, gr.me, core::describe_call(rec).c_str(), others.c_str());
+              n, me, core::describe_call(rec).c_str(), others.c_str());
+}
+
+// Waits for the n-1 blocks of the team's exchange `seq` (its counts were expected already),
+// checks that they belong to the same call, and hands each to take(i, data) in team order.
+template <class Take>
+status await_blocks(teams::team &t, uint64_t seq, const core::call_record &rec, Take take, const char *call,
+                    bool late = false) {
+  const unsigned p = static_cast<unsigned>(seq & 1);
+  const int n = t.size;
+  const int me = t.my_idx;
+  const size_t slot = xchg_slot(t, n);
+  teams::team_area *mine = teams::area(t, core::g.my_pe);
+  const unsigned char *in =
+      reinterpret_cast<const unsigned char *>(core::g.ctrl_table[static_cast<size_t>(core::g.my_pe)]) + xchg_offset(t, p);
+  // For the message of a wait that runs out: the members whose block of this exchange is not in.
+  auto missing = [&t, in, slot, seq, n, me] {
+    std::string who;
+    for (int i = 0; i < n; ++i) {
+      xchg_tag got;
+      std::memcpy(&got, in + static_cast<size_t>(i) * slot, sizeof got);
+      if (i != me && got.seq != seq) who += strfmt("%sPE %d (team PE %d)", who.empty() ? "" : ", ", t.world(i), i);
+    }
+    return who.empty() ? std::string("the other members") : who;
+  };
+  wait_at_least(mine->net_xchg_count[p], t.net_xchg_expect[p],
+                [late, &rec, missing] {
+                  return late ? strfmt("%s to reach this PE's earlier %s, of which it was the root (a collective "
+                                       "across hosts, checked at this call)",
+                                       missing().c_str(), core::describe_call(rec).c_str())
+                              : strfmt("the blocks of %s in this collective across hosts", missing().c_str());
+                },
+                call);
+  std::string others;
+  for (int i = 0; i < n; ++i) {
+    if (i == me) continue;
+    xchg_tag got;
+    std::memcpy(&got, in + static_cast<size_t>(i) * slot, sizeof got);
+    if (got.seq != seq || !same_call(got.rec, rec)) {
+      others += strfmt("%steam PE %d (PE %d) called %s", others.empty() ? "" : "; ", i, t.world(i),
+                       got.seq == seq ? core::describe_call(got.rec).c_str() : "another collective");
+    }
+  }
+  if (!others.empty()) return differ(n, me, rec, others, call);
+  for (int i = 0; i < n; ++i) {
+    if (i != me) take(i, in + static_cast<size_t>(i) * slot + sizeof(xchg_tag));
+  }
+  return ok_status;
+}
+
+// A check left for later. A broadcast's root returns once its blocks are sent, without waiting
+// for the other members' blocks, which carry only their calls (as an MPI root returns once its
+// message is out). Those blocks are waited for and checked at the start of this PE's next
+// collective of any kind on any team (core::before_collective, which every barrier and team
+// collective calls), and before its next exchange on the team, which the exchanges' flow control
+// needs (a block of exchange k+1 goes out only once every member's block of k is in). Waiting
+// later for the same blocks never waits for more than waiting in the broadcast did; and a member
+// that skipped the broadcast is still caught: the root, at its next collective, waits for a block
+// that never comes and names it, rather than both going on with their exchanges out of step.
+struct deferred_check {
+  std::mutex mu;
+  teams::team *t = nullptr;  // set while a check is left
+  uint64_t seq = 0;
+  core::call_record rec{};
+};
+deferred_check deferred[teams::max_teams];  // by team slot
+std::atomic<int> deferred_left{0};
+
+status finish_check(deferred_check &d, const char *call) {
+  std::lock_guard<std::mutex> lock(d.mu);
+  if (d.t == nullptr) return ok_status;
+  teams::team &t = *d.t;
+  d.t = nullptr;
+  deferred_left.fetch_sub(1, std::memory_order_release);
+  return await_blocks(t, d.seq, d.rec, [](int, const unsigned char *) {}, call, true);
+}
+
+status finish_all_checks(const char *call) {
+  if (deferred_left.load(std::memory_order_acquire) == 0) return ok_status;
+  for (deferred_check &d : deferred) SYMMEM_TRY(finish_check(d, call));
+  return ok_status;
 }
 
 // Sends block_for(j) (len bytes) to every other member j, waits for theirs, checks them, and hands
-// each to take(i, data) in team order (this PE's own block is not handed over).
+// each to take(i, data) in team order (this PE's own block is not handed over). With `defer`, it
+// returns once its blocks are sent and leaves the wait and the check for later (deferred_check;
+// there is then nothing to take).
 template <class Block, class Take>
-status exchange(group &gr, size_t len, const core::call_record &rec, Block block_for, Take take, const char *call) {
+status exchange(group &gr, size_t len, const core::call_record &rec, Block block_for, Take take, const char *call,
+                bool defer = false) {
   teams::team &t = *gr.t;
+  if (deferred_left.load(std::memory_order_acquire) != 0) {
+    SYMMEM_TRY(finish_check(deferred[static_cast<size_t>(t.slot)], call));
+  }
   const uint64_t seq = ++t.net_xchg_seq;
   const unsigned p = static_cast<unsigned>(seq & 1);
   const size_t slot = xchg_slot(t, gr.n);
@@ -86,27 +174,17 @@ status exchange(group &gr, size_t len, const core::call_record &rec, Block block
                        count_off, 1, call);
   }
   t.net_xchg_expect[p] += static_cast<uint64_t>(gr.n - 1);
-  teams::team_area *mine = teams::area(t, core::g.my_pe);
-  const int n = gr.n;
-  wait_at_least(mine->net_xchg_count[p], t.net_xchg_expect[p],
-                [n] { return strfmt("the blocks of the %d other PEs of the team (a collective across hosts)", n - 1); },
-                call);
-  const unsigned char *in = reinterpret_cast<const unsigned char *>(core::g.ctrl_table[static_cast<size_t>(core::g.my_pe)]) + data_off;
-  std::string others;
-  for (int i = 0; i < gr.n; ++i) {
-    if (i == gr.me) continue;
-    xchg_tag got;
-    std::memcpy(&got, in + static_cast<size_t>(i) * slot, sizeof got);
-    if (got.seq != seq || !same_call(got.rec, rec)) {
-      others += strfmt("%steam PE %d (PE %d) called %s", others.empty() ? "" : "; ", i, gr.world(i),
-                       got.seq == seq ? core::describe_call(got.rec).c_str() : "another collective");
-    }
+  if (defer) {
+    deferred_check &d = deferred[static_cast<size_t>(t.slot)];
+    std::lock_guard<std::mutex> lock(d.mu);
+    d.t = &t;
+    d.seq = seq;
+    d.rec = rec;
+    deferred_left.fetch_add(1, std::memory_order_release);
+    core::before_collective.store(finish_all_checks, std::memory_order_release);
+    return ok_status;
   }
-  if (!others.empty()) return differ(gr, rec, others, call);
-  for (int i = 0; i < gr.n; ++i) {
-    if (i != gr.me) take(i, in + static_cast<size_t>(i) * slot + sizeof(xchg_tag));
-  }
-  return ok_status;
+  return await_blocks(t, seq, rec, take, call);
 }
 
 // Every member gets `len` bytes of `src` at `dst_off` of its `dest`; this PE's own copy last
@@ -241,7 +319,7 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
       }, call);
       if (in.seq != t.bcast_base + s || !same_call(in.rec, rec)) {
         // The rest of this call's slots (if any) are left unread: the job is ending with this error.
-        return differ(gr, rec,
+        return differ(gr.n, gr.me, rec,
                       strfmt("the root (team PE %d, PE %d) called %s", root, root_pe,
                              in.seq == t.bcast_base + s ? core::describe_call(in.rec).c_str() : "another broadcast"),
                       call);
@@ -367,7 +445,7 @@ status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes,
                         [d, at, len, root](int i, const unsigned char *b) {
                           if (i == root) std::memcpy(d + at, b, len);
                         },
-                        call));
+                        call, is_root && at + len == nbytes));
   }
   if (is_root && update_root && dest != src) std::memmove(dest, src, nbytes);
   return ok_status;

@@ -70,6 +70,7 @@ bool team_group(symmem_team_t h, group &gr, const char *call) {
     (void)fail(SYMMEM_ERR_UNSUPPORTED, call, "host collectives on a GPU heap are not supported yet; use SYMMEM_HEAP=host");
     return false;
   }
+  if (!core::finish_deferred(call).ok()) return false;
   gr = group{};
   gr.n = t->size;
   gr.me = t->my_idx;

@@ -160,6 +160,7 @@ status collective_sync(const call_record &rec, const char *call) {
   if (g.n_pes == 1) {
     return ok_status;
   }
+  SYMMEM_TRY(finish_deferred(call));
   const bool check = g.cfg.check_args;
   uint64_t fp = check ? fingerprint(rec) : 0;
   uint64_t lo = fp;

@@ -1,6 +1,7 @@
 // symmem: the synchronisation that every collective call rides on.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "core/state.h"
@@ -11,6 +12,16 @@ namespace symmem::core {
 // (when SYMMEM_CHECK_COLLECTIVE_ARGS is on). On a mismatch every PE reports the calls of all PEs
 // and gets SYMMEM_ERR_MISMATCH; nothing else changes.
 status collective_sync(const call_record &rec, const char *call);
+
+// Called first by every synchronisation of collectives (collective_sync, the team barriers) and
+// by every team collective: finishes the checks that collectives left for later (a broadcast's
+// root across hosts does not wait for the other members' calls: coll_net.cpp). Null until the
+// collectives set it; an error it returns ends the calling collective.
+inline std::atomic<status (*)(const char *call)> before_collective{nullptr};
+inline status finish_deferred(const char *call) {
+  status (*f)(const char *) = before_collective.load(std::memory_order_acquire);
+  return f != nullptr ? f(call) : ok_status;
+}
 
 // A 64-bit fingerprint of a call record (splitmix64's finaliser, chained): the barriers compare
 // the min and max of the PEs' fingerprints instead of whole records.

@@ -100,11 +100,13 @@ void wait_flag(const core::sync_slot &in, uint64_t epoch, const team &t, int fro
 }  // namespace
 
 status sync(team &t, const core::call_record &rec, const char *call) {
-  const uint64_t epoch = ++t.epoch;
   const int n = t.size;
   if (n == 1) {
+    ++t.epoch;
     return ok_status;
   }
+  SYMMEM_TRY(core::finish_deferred(call));
+  const uint64_t epoch = ++t.epoch;
   const unsigned parity = epoch & 1;
   const int me = t.my_idx;
   team_area *mine = area(t, core::g.my_pe);

@@ -11,7 +11,11 @@
  *   mh_xchg mismatch          PE 1 passes another size to fcollect: every PE must fail the call
  *                             with a message naming the PEs and their calls, not hang
  *   mh_xchg mismatch-bcast    PE 1 expects a longer broadcast than the root sends: PE 1 fails
- *                             it naming the root's call, the others complete it */
+ *                             it naming the root's call, the others complete it
+ *   mh_xchg skip-bcast        PE 2 skips a 16 KiB broadcast (an exchange; its root returns without
+ *                             waiting for the members' calls) and all go on to barrier_all: the
+ *                             root's barrier must wait for PE 2's call to that broadcast and name
+ *                             it, not let the PEs go on out of step */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +98,11 @@ static void run(shmem_team_t team, long rounds, size_t nelems, const char *what)
 }
 
 int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "skip-bcast") == 0) {
+    /* The root's wait is the one checked: the others wait longer, so that it runs out first. */
+    const char *rank = getenv("SYMMEM_LAUNCHER_RANK");
+    if (rank != NULL && strcmp(rank, "0") != 0) setenv("SYMMEM_WAIT_TIMEOUT", "30", 1);
+  }
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes();
   const size_t most = 33000; /* longs per PE block at most below */
@@ -117,6 +126,18 @@ int main(int argc, char **argv) {
     printf("PE %d: broadcast of %zu longs returned %d\n", me, mine, rc);
     shmem_finalize();
     return me == 1 ? rc == 0 : rc != 0;
+  }
+  if (argc > 1 && strcmp(argv[1], "skip-bcast") == 0) {
+    for (size_t k = 0; k < 2048; ++k) src[k] = (long)k;
+    if (me != 2) {
+      const int rc = shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, 2048, 0);
+      printf("PE %d: broadcast returned %d\n", me, rc);
+      fflush(stdout);
+    }
+    shmem_barrier_all();
+    printf("PE %d: barrier_all returned\n", me); /* must not be reached */
+    shmem_finalize();
+    return 0;
   }
   const long rounds = argc > 1 ? atol(argv[1]) : 300;
   run(SHMEM_TEAM_WORLD, rounds, 1, "world, 8 B");
