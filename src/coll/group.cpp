@@ -119,6 +119,7 @@ bool aset_group(int start, int log_stride, int size, long *psync, group &gr, con
   if (size > 1 && psync == nullptr) {
     fatal(call, "pSync is NULL; pass a symmetric array of SHMEM_SYNC_SIZE longs set to SHMEM_SYNC_VALUE");
   }
+  if (!core::finish_deferred(call).ok()) fatal(call, "%s", last_error().c_str());
   return true;
 }
 
