@@ -266,6 +266,29 @@ bool more_runnable_than_cpus() {
 }
 }  // namespace
 
+namespace {
+thread_local unsigned long test_misses = 0;
+thread_local int64_t last_miss_ns = 0;
+// Misses closer together than this are a loop that polls: only such a loop progresses the network
+// itself. A program that tests now and then between work leaves it to the progress thread, which
+// sleeps on the network while the library is away and naps once the PE's own thread progresses:
+// a test made after each 10 ms of work must not turn it from the first into the second.
+constexpr int64_t polling_gap_ns = 50'000;
+}  // namespace
+
+bool test_missed() {
+  if (++test_misses % 256 == 0 && node_oversubscribed()) sched_yield();
+  if (SYMMEM_LIKELY(!g.remote)) return false;
+  const int64_t now = now_ns();
+  const bool polling = now - last_miss_ns < polling_gap_ns;
+  last_miss_ns = now;
+  if (!polling) return false;
+  remote_progress();
+  return true;
+}
+
+void test_hit() { test_misses = 0; }
+
 void spin_wait::give_up_core() {
   if (!g.remote) {  // on one host nothing else to sleep on: the yield, as ever
     sched_yield();

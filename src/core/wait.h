@@ -27,6 +27,18 @@ inline void cpu_relax() {
 #endif
 }
 
+// After a test (shmem_test and its _all/_any/_some forms) found its condition false. Programs poll
+// with tests in loops of their own, so a miss does what one turn of a wait does: progresses the
+// network when the job spans hosts and the misses come less than 50 us apart (a put from a PE on
+// another host then lands in the polling PE's own turn, not only when the progress thread gets
+// the CPU; a test now and then between work leaves it to that thread), and, when the machine's PEs
+// outnumber its CPUs, gives the core away every spin_turns misses in a row (OSHMEM's tests do
+// both through opal_progress). Returns true when it progressed the network: the caller then looks
+// once more.
+bool test_missed();
+// After a test found its condition true.
+void test_hit();
+
 class spin_wait {
  public:
   // `call` is the user routine; `describe` says what is awaited ("PE 3 to reach the barrier").

@@ -92,7 +92,20 @@ void symmem_ctx_putmem_signal_nbi(symmem_ctx_t c, void *dest, const void *source
 uint64_t symmem_signal_fetch(const uint64_t *sig_addr) {
   core::require_init("signal_fetch");
   const uint64_t *s = core::own_symmetric(sig_addr, 1, "signal_fetch");
-  return std::atomic_ref<uint64_t>(*const_cast<uint64_t *>(s)).load(std::memory_order_acquire);
+  std::atomic_ref<uint64_t> word(*const_cast<uint64_t *>(s));
+  uint64_t v = word.load(std::memory_order_acquire);
+  // Programs poll a signal with fetch in loops of their own: a fetch that finds the same word and
+  // value as this thread's last one is a miss, and does what a test's miss does (core/wait.h).
+  thread_local const uint64_t *last_addr = nullptr;
+  thread_local uint64_t last_value = 0;
+  if (s == last_addr && v == last_value) {
+    if (core::test_missed()) v = word.load(std::memory_order_acquire);
+  } else {
+    core::test_hit();
+  }
+  last_addr = s;
+  last_value = v;
+  return v;
 }
 
 uint64_t symmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) {
