@@ -2,13 +2,16 @@
 // finalize of start_pes, and fork.
 //
 // Exit without finalize. OpenSHMEM 1.5 (9.1.3) requires every shmem_init to be matched by
-// shmem_finalize; a PE that returns from main without it leaves the others waiting in symmem
-// calls for a PE that is gone. This PE says so at exit, and the job stops at once: under
-// symmem-run the launcher sees a PE that said HELLO exit without BYE and stops the others (so the
-// bootstrap is left unclosed here: closing it would say BYE); under the other bootstraps this
-// PE ends the job through the bootstrap. start_pes (OpenSHMEM 1.2) promised an implicit
-// finalize at the end of main, which old programs rely on: a job started that way finalizes at
-// exit (as Sandia OpenSHMEM does).
+// shmem_finalize, yet many programs return from main without it (every program of the Cray
+// suite's sma1 and sma2 does), and Sandia OpenSHMEM finalizes for them at exit. So does symmem,
+// with a warning from PE 0, but it waits for the others at most exit_finalize_wait: PEs that all
+// end main together finalize as if they had called it, and a PE that ends while the others go on
+// (or wait for it) stops the job after that wait, naming what it waited for and the missing
+// call. Before, this PE stopped the job at once, which also stopped the others' last operations
+// on it: with PE 3 on another host, the Cray `shmem_type_g` failed when PE 3 left while PE 2's
+// get from it was on the wire. A PE in another collective when this one arrives in finalize is
+// named at once by the barrier's check of the calls. start_pes (OpenSHMEM 1.2) promised the
+// implicit finalize outright: a job started that way waits for as long as a finalize would.
 //
 // Fork. A child forked from a PE shares the PE's heap mappings, control segment and bootstrap
 // connection, but is not a PE: were it to call a barrier it would advance the PE's epochs behind
@@ -29,7 +32,9 @@ namespace symmem::core {
 namespace {
 
 pid_t g_pe_pid = 0;                      // the PE's process (set at init)
-std::atomic<bool> g_implicit_finalize{false};
+std::atomic<bool> g_implicit_finalize{false};   // start_pes: finalize at exit, no limit
+std::atomic<bool> g_exit_finalizing{false};     // finalizing at exit for a program that did not call it
+constexpr double exit_finalize_wait = 2.0;      // seconds, at most, for the others to reach theirs
 std::atomic<bool> g_forked{false};       // this process is a child forked from the PE
 // A bootstrap deliberately never closed (see above). volatile: the stores must stay, so that leak
 // checkers (LeakSanitizer at a forked child's exit) see it reachable, not leaked.
@@ -49,27 +54,22 @@ void at_exit(int exit_status, void *) {
   if (g.phase.load() != 1 || ::getpid() != g_pe_pid) {
     return;  // finalized (or never initialized), or a forked child
   }
-  if (!g_implicit_finalize.load() || exit_status != 0) leave_network(exit_status);
   if (exit_status != 0) {
     // A failing exit: its status says it all, and the launcher (or the bootstrap's own watch of
     // its ranks) stops the others; no BYE, which would make it look like a finalize.
+    leave_network(exit_status);
     g_left_open = g.boot.release();
     return;
   }
-  if (g_implicit_finalize.load()) {
-    symmem_finalize();
-    return;
+  if (!g_implicit_finalize.load()) {
+    if (g.my_pe == 0) {
+      log(log_level::warn, "exit: the program returns from main without calling symmem_finalize (shmem_finalize); "
+          "finalizing for it (OpenSHMEM 1.5, 9.1.3 requires the call on every PE)");
+    }
+    g_exit_finalizing.store(true);
+    if (g.cfg.wait_timeout <= 0 || g.cfg.wait_timeout > exit_finalize_wait) g.cfg.wait_timeout = exit_finalize_wait;
   }
-  std::string text = strfmt("PE %d exited without calling symmem_finalize (shmem_finalize)", g.my_pe);
-  (void)fail(SYMMEM_ERR_PEER_GONE, "exit",
-             "the program exits without calling symmem_finalize (shmem_finalize); the other PEs are stopped. "
-             "Call it on every PE before returning from main (OpenSHMEM 1.5, 9.1.3)");
-  std::fflush(nullptr);
-  boot::bootstrap *b = g.boot.get();
-  if (b != nullptr && std::strcmp(b->name(), "launcher") != 0 && std::strcmp(b->name(), "singleton") != 0) {
-    b->abort_job(1, text);  // MPI, PMIx, uid: tell the others through the bootstrap
-  }
-  g_left_open = g.boot.release();  // symmem-run: no BYE, so the launcher sees this exit for what it is
+  symmem_finalize();
 }
 
 void in_forked_child() {
@@ -96,6 +96,8 @@ void after_init() {
 }
 
 bool forked_child() { return g_forked.load(std::memory_order_relaxed); }
+
+bool exit_finalizing() { return g_exit_finalizing.load(std::memory_order_relaxed); }
 
 [[noreturn]] void forked_call(const char *call) {
   fatal(call,

@@ -398,7 +398,10 @@ void symmem_finalize(void) {
   if (st.ok()) st = core::collective_sync(rec, "finalize");
   if (st.ok()) st = core::remote_finalize("finalize");
   if (!st.ok()) {
-    fatal("finalize", "the PEs did not finalize together; ending the job");
+    fatal("finalize", "the PEs did not finalize together%s; ending the job",
+          core::exit_finalizing() ? " (this PE returned from main without calling symmem_finalize (shmem_finalize): "
+                                    "the finalize made for it at exit met the others' other calls)"
+                                  : "");
   }
   core::teardown();
   g.phase.store(2);

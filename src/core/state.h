@@ -161,6 +161,7 @@ inline internal_area *area_of(int pe) { return reinterpret_cast<internal_area *>
 // core/lifecycle.cpp: exit without finalize, start_pes's implicit finalize, fork.
 void after_init();                                // at the end of a successful init
 bool forked_child();                              // this process was forked from the PE
+bool exit_finalizing();                           // finalizing at exit for a program that did not call it
 [[noreturn]] void forked_call(const char *call);  // a symmem call in a forked child: ends the child
 // translate's miss path (core/static_data.cpp): the program's static data, else bad_target.
 char *translate_miss(const void *addr, size_t len, int pe, const char *call);

@@ -341,6 +341,11 @@ void spin_wait::check() {
   double limit = g.cfg.wait_timeout;
   if (limit > 0 && std::chrono::duration<double>(now - start_).count() > limit) {
     const std::string net = remote_unanswered_note();  // a network that stopped answering names itself
+    if (exit_finalizing()) {
+      fatal(call_, "the program returns from main without calling symmem_finalize (shmem_finalize), and in the "
+            "finalize made for it at exit this PE waited %.0f s for %s%s; the other PEs are stopped. Call it on "
+            "every PE before returning from main (OpenSHMEM 1.5, 9.1.3)", limit, describe_().c_str(), net.c_str());
+    }
     fatal(call_, "waited %.0f s for %s%s; the job looks deadlocked (raise SYMMEM_WAIT_TIMEOUT, or 0 to wait forever)",
           limit, describe_().c_str(), net.c_str());
   }

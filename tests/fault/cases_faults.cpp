@@ -22,6 +22,8 @@ namespace probe {
 // job's --timeout of 60 s, SYMMEM_WAIT_TIMEOUT's 600 s).
 constexpr double prompt_s = 5.0;
 
+long exit_word = 0;  // symmetric (static data)
+
 void add_faults(std::vector<test_case> &out) {
   auto add = [&](std::string name, int np, outcome o, int status, std::string pattern, std::function<void()> fn,
                  double max_s, std::string env = "") {
@@ -38,15 +40,48 @@ void add_faults(std::vector<test_case> &out) {
     return &out.back();
   };
   // Returns from main (exit runs the atexit handlers) without shmem_finalize while the others wait
-  // in a barrier. Before: they waited out SYMMEM_WAIT_TIMEOUT.
+  // in a barrier: the finalize made for it at exit meets their barrier, and the barrier's check
+  // of the calls names both at once. Before: they waited out SYMMEM_WAIT_TIMEOUT.
   add("exit_0_without_finalize", 3, outcome::fatal, 0,
-      "symmem-run: PE 1 \\(pid [0-9]+\\) exited with status 0 without calling symmem_finalize",
+      "symmem-run: PE [0-2] \\(pid [0-9]+\\) exited with status 1",
       [] {
         if (me == 1) {
           event();
           std::exit(0);
         }
         shmem_barrier_all();
+      },
+      prompt_s);
+  // Every PE returns from main without shmem_finalize, PE 1 first and the others 300 ms later (as
+  // the Cray suite's programs do): finalized at exit, as Sandia OpenSHMEM does; PE 1 stays until
+  // then, so the others' last operations on it complete.
+  add("exit_0_without_finalize_all", 3, outcome::ok, 0,
+      "PE 0: exit: the program returns from main without calling symmem_finalize \\(shmem_finalize\\); "
+      "finalizing for it",
+      [] {
+        shmem_barrier_all();
+        if (me == 1) {
+          event();
+          std::exit(0);
+        }
+        ::usleep(300000);
+        long v = shmem_long_atomic_fetch(&exit_word, 1);  // an operation on PE 1 after it returned from main
+        (void)v;
+        std::exit(0);
+      },
+      prompt_s);
+  // PE 1 returns from main while the others go on working for longer than the finalize made at
+  // exit waits (2 s): the job stops after that wait, with what PE 1 waited for.
+  add("exit_0_without_finalize_alone", 3, outcome::fatal, 0,
+      "symmem-run: PE 1 \\(pid [0-9]+\\) exited with status 1",
+      [] {
+        shmem_barrier_all();
+        if (me == 1) {
+          event();
+          std::exit(0);
+        }
+        ::sleep(30);
+        shmem_finalize();
       },
       prompt_s);
   add("exit_3_in_barrier", 3, outcome::status, 3, "symmem-run: PE 2 \\(pid [0-9]+\\) exited with status 3", [] {
