@@ -23,7 +23,6 @@
 
 #include <atomic>
 #include <cstdlib>
-#include <cstring>
 
 #include "core/proxy_exec.h"
 #include "core/state.h"
@@ -36,7 +35,8 @@ std::atomic<bool> g_implicit_finalize{false};   // start_pes: finalize at exit, 
 std::atomic<bool> g_exit_finalizing{false};     // finalizing at exit for a program that did not call it
 constexpr double exit_finalize_wait = 2.0;      // seconds, at most, for the others to reach theirs
 std::atomic<bool> g_forked{false};       // this process is a child forked from the PE
-// A bootstrap deliberately never closed (see above). volatile: the stores must stay, so that leak
+// A bootstrap deliberately never closed (a failing exit, a forked child: closing it would say BYE,
+// which makes the exit look like a finalize to the launcher). volatile: the stores must stay, so that leak
 // checkers (LeakSanitizer at a forked child's exit) see it reachable, not leaked.
 boot::bootstrap *volatile g_left_open = nullptr;
 

@@ -94,12 +94,8 @@ void symmem_sync_all(void) { sync_or_die(call_barrier_all, "sync_all"); }
   int symmem_##N##_test(T *ivar, int cmp, T cmp_value) {                                            \
     require_init(#N "_test");                                                                        \
     (void)own_symmetric(ivar, 1, #N "_test");                                                        \
-    if (!test_once(ivar, cmp, cmp_value, #N "_test") &&                                              \
-        !(test_missed() && test_once(ivar, cmp, cmp_value, #N "_test"))) {                           \
-      return 0;                                                                                      \
-    }                                                                                                \
-    test_hit();                                                                                      \
-    return 1;                                                                                        \
+    return test_look([&] { return test_once(ivar, cmp, cmp_value, #N "_test"); },                   \
+                     [](bool hit) { return hit; }) ? 1 : 0;                                          \
   }
 SYMMEM_P2P_SYNC_TYPES(SYMMEM_DEF_P2P)
 #undef SYMMEM_DEF_P2P

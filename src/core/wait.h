@@ -38,6 +38,15 @@ inline void cpu_relax() {
 bool test_missed();
 // After a test found its condition true.
 void test_hit();
+// One test: look() gives its result, found(result) whether the condition holds; a miss does what
+// test_missed says and, when that progressed the network, looks once more.
+template <class Look, class Found>
+auto test_look(Look look, Found found) {
+  auto r = look();
+  if (!found(r) && test_missed()) r = look();
+  if (found(r)) test_hit();
+  return r;
+}
 
 class spin_wait {
  public:

@@ -146,30 +146,24 @@ extern "C" {
     check_set(ivars, n, nullptr, false, call);                                                          \
     if (n == 0) return 1;                                                                               \
     const target<T> t = mk<T>(v, call);                                                                 \
-    int r = test_all(ivars, n, status, cmp, t, call);                                                   \
-    if (r == 0 && core::test_missed()) r = test_all(ivars, n, status, cmp, t, call);                    \
-    if (r != 0) core::test_hit();                                                                       \
-    return r;                                                                                           \
+    return core::test_look([&] { return test_all(ivars, n, status, cmp, t, call); },                    \
+                           [](int r) { return r != 0; });                                               \
   }                                                                                                      \
   size_t symmem_##N##_test_any##SUFFIX(T *ivars, size_t n, const int *status, int cmp, VT v) {           \
     const char *call = #N "_test_any" #SUFFIX;                                                          \
     check_set(ivars, n, nullptr, false, call);                                                          \
     if (n == 0) return SIZE_MAX;                                                                        \
     const target<T> t = mk<T>(v, call);                                                                 \
-    size_t r = test_any(ivars, n, status, cmp, t, call);                                                \
-    if (r == SIZE_MAX && core::test_missed()) r = test_any(ivars, n, status, cmp, t, call);             \
-    if (r != SIZE_MAX) core::test_hit();                                                                \
-    return r;                                                                                           \
+    return core::test_look([&] { return test_any(ivars, n, status, cmp, t, call); },                    \
+                           [](size_t r) { return r != SIZE_MAX; });                                     \
   }                                                                                                      \
   size_t symmem_##N##_test_some##SUFFIX(T *ivars, size_t n, size_t *indices, const int *status, int cmp, VT v) { \
     const char *call = #N "_test_some" #SUFFIX;                                                         \
     check_set(ivars, n, indices, true, call);                                                           \
     if (n == 0) return 0;                                                                               \
     const target<T> t = mk<T>(v, call);                                                                 \
-    size_t r = test_some(ivars, n, indices, status, cmp, t, call);                                      \
-    if (r == 0 && core::test_missed()) r = test_some(ivars, n, indices, status, cmp, t, call);          \
-    if (r != 0) core::test_hit();                                                                       \
-    return r;                                                                                           \
+    return core::test_look([&] { return test_some(ivars, n, indices, status, cmp, t, call); },          \
+                           [](size_t r) { return r != 0; });                                            \
   }
 
 #define SYMMEM_DEF_P2P_SET(T, N)                                                                         \

@@ -24,6 +24,14 @@ constexpr double prompt_s = 5.0;
 
 long exit_word = 0;  // symmetric (static data)
 
+// PE `pe` marks the fault and ends its process with `status` here (exit runs the atexit handlers).
+void exit_here(int pe, int status) {
+  if (me == pe) {
+    event();
+    std::exit(status);
+  }
+}
+
 void add_faults(std::vector<test_case> &out) {
   auto add = [&](std::string name, int np, outcome o, int status, std::string pattern, std::function<void()> fn,
                  double max_s, std::string env = "") {
@@ -45,10 +53,7 @@ void add_faults(std::vector<test_case> &out) {
   add("exit_0_without_finalize", 3, outcome::fatal, 0,
       "symmem-run: PE [0-2] \\(pid [0-9]+\\) exited with status 1",
       [] {
-        if (me == 1) {
-          event();
-          std::exit(0);
-        }
+        exit_here(1, 0);
         shmem_barrier_all();
       },
       prompt_s);
@@ -60,10 +65,7 @@ void add_faults(std::vector<test_case> &out) {
       "finalizing for it",
       [] {
         shmem_barrier_all();
-        if (me == 1) {
-          event();
-          std::exit(0);
-        }
+        exit_here(1, 0);
         ::usleep(300000);
         long v = shmem_long_atomic_fetch(&exit_word, 1);  // an operation on PE 1 after it returned from main
         (void)v;
@@ -76,19 +78,13 @@ void add_faults(std::vector<test_case> &out) {
       "symmem-run: PE 1 \\(pid [0-9]+\\) exited with status 1",
       [] {
         shmem_barrier_all();
-        if (me == 1) {
-          event();
-          std::exit(0);
-        }
+        exit_here(1, 0);
         ::sleep(30);
         shmem_finalize();
       },
       prompt_s);
   add("exit_3_in_barrier", 3, outcome::status, 3, "symmem-run: PE 2 \\(pid [0-9]+\\) exited with status 3", [] {
-    if (me == 2) {
-      event();
-      std::exit(3);
-    }
+    exit_here(2, 3);
     shmem_barrier_all();
   }, prompt_s);
   add("sigkill_pe", 3, outcome::status, 137,
