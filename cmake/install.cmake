@@ -34,6 +34,21 @@ foreach(w symmemcc symmemc++)
   configure_file(tools/wrapper.in ${PROJECT_BINARY_DIR}/wrappers/${w} @ONLY)
   install(PROGRAMS ${PROJECT_BINARY_DIR}/wrappers/${w} DESTINATION ${CMAKE_INSTALL_BINDIR})
 endforeach()
+# Drop-in names, in their own directory so that they never shadow an installed Open MPI or Sandia
+# OpenSHMEM: with <prefix>/libexec/symmem/compat first in PATH, a Makefile or script that says
+# oshcc, oshc++, oshCC, oshcxx, oshrun or nvshmrun builds and runs with symmem unchanged. They are
+# links to the wrappers and the launcher (the wrappers pick C or C++ from the name they are called by).
+set(SYMMEM_COMPAT_DIR ${CMAKE_INSTALL_LIBEXECDIR}/symmem/compat)
+file(RELATIVE_PATH SYMMEM_COMPAT_TO_BIN ${CMAKE_INSTALL_PREFIX}/${SYMMEM_COMPAT_DIR} ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY DESTINATION ${SYMMEM_COMPAT_DIR})
+foreach(pair oshcc:symmemcc oshc++:symmemc++ oshCC:symmemc++ oshcxx:symmemc++ oshrun:symmem-run nvshmrun:symmem-run)
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 name)
+  list(GET pair 1 target)
+  install(CODE "file(CREATE_LINK \"${SYMMEM_COMPAT_TO_BIN}/${target}\"
+    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${SYMMEM_COMPAT_DIR}/${name}\" SYMBOLIC)
+  message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${SYMMEM_COMPAT_DIR}/${name} -> ${target}\")")
+endforeach()
 if(SYMMEM_HAVE_CUDA)
   # symmem-nvcc: CUDA programs (symmem device API or NVSHMEM names); default -arch from the build.
   list(GET CMAKE_CUDA_ARCHITECTURES 0 SYMMEM_NVCC_ARCH)

@@ -32,4 +32,33 @@ flags=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --cflags --libs symmem-shm
 cc -std=gnu11 "$src/examples/demo.c" $flags -o "$tmp/demo_pc"
 "$P/bin/symmem-run" -n 2 --timeout 30 "$tmp/demo_pc" | grep -q "exact"
 "$P/bin/symmem-info" --env | grep -q SYMMEM_SYMMETRIC_SIZE
-echo "install test: wrappers, find_package and pkg-config all build and run"
+# The drop-in directory: a script written for Open MPI's oshcc/oshrun (or Hydra's mpiexec) runs
+# unchanged with it first in PATH. oshcc must compile C, not C++: the program below is not C++.
+C=$P/libexec/symmem/compat
+cat >"$tmp/c_only.c" <<'SRC'
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  shmem_init();
+  void *raw = shmem_malloc(sizeof(int));
+  int *x = raw; /* an implicit conversion from void *: valid C, an error in C++ */
+  *x = 0;
+  shmem_barrier_all();
+  shmem_int_atomic_add(x, shmem_my_pe() + 1, 0);
+  shmem_barrier_all();
+  if (shmem_my_pe() == 0) printf("c_only total %d\n", *x);
+  shmem_free(x);
+  shmem_finalize();
+  return 0;
+}
+SRC
+( PATH=$C:$PATH
+  oshcc "$tmp/c_only.c" -o "$tmp/c_only"
+  oshc++ "$src/examples/hello.cpp" -o "$tmp/hello_osh"
+  oshrun --allow-run-as-root --oversubscribe -np 3 --mca spml ucx --map-by core "$tmp/c_only" 2>"$tmp/note" |
+    grep -q "c_only total 6"
+  grep -q "mca spml ucx is an Open MPI setting" "$tmp/note"
+  nvshmrun -n 2 -genv SYMMEM_DEBUG warn "$tmp/hello_osh" | grep -q "counted 2 hits"
+  oshrun -np 2 -H localhost:2 -x SYMMEM_DEBUG=warn "$tmp/c_only" | grep -q "c_only total 3" )
+echo "install test: wrappers, find_package, pkg-config and the drop-in names all build and run"

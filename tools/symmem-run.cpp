@@ -75,6 +75,8 @@ struct options {
   std::string bind = "auto";       // --bind-to: auto (core when the PEs fit), core, none
   std::vector<host_slots> hosts;   // --hosts / --hostfile: empty runs every PE here
   std::string launch_agent;        // --launch-agent; empty: ssh
+  int per_host = 0;                // -ppn / --npernode / -N: PEs on each host; 0: the hosts' slots
+  std::string wdir;                // --wdir; empty: this directory
   char **argv = nullptr;           // the program and its arguments
 };
 
@@ -99,8 +101,15 @@ constexpr const char *usage_text =
       "      --launch-agent CMD   how to start a command on a host: {host} is replaced by the host\n"
       "                           name, else the name is appended (default: ssh -o BatchMode=yes;\n"
       "                           e.g. 'ip netns exec {host}'). localhost runs without it\n"
+      "      --wdir DIR           start the PEs in DIR (default: this directory)\n"
       "  -h, --help               show this help\n"
       "      --version            show the version\n\n"
+      "The options of oshrun/mpirun (Open MPI) and of mpiexec/nvshmrun (Hydra) that say the same\n"
+      "thing are taken too, so scripts written for them run unchanged: -np N, -c N; -H/--host/-host/\n"
+      "-hosts LIST; --hostfile/--machinefile/-hostfile/-machinefile/-f FILE; -ppn/--npernode/-N K\n"
+      "(K PEs on each host); -genv/-env VAR VALUE; --map-by slot|core|ppr:K:node; -wdir/-wd DIR.\n"
+      "--oversubscribe and --allow-run-as-root are what symmem-run does anyway; --mca/-mca NAME VALUE\n"
+      "(Open MPI's settings) are ignored with a note.\n\n"
       "Options end at the first argument that is not one (or after --). Exit status: the first\n"
       "non-zero status of a PE (128+signal when killed), 124 on --timeout, 0 when all succeed.\n";
 
@@ -130,6 +139,34 @@ void add_export(options &o, const std::string &v) {
   o.env.emplace_back(name, eq != std::string::npos ? v.substr(eq + 1) : std::string(ours));
 }
 
+// mpirun's and mpiexec's options spelled as one word after a single dash.
+bool is_single_dash_word(const std::string &a) {
+  for (const char *w : {"-np", "-host", "-hosts", "-hostfile", "-machinefile", "-ppn", "-npernode", "-genv", "-env",
+                        "-map-by", "-wdir", "-wd", "-mca", "-gmca"})
+    if (a == w) return true;
+  return false;
+}
+
+int parse_per_host(const std::string &name, const std::string &v) {
+  char *end = nullptr;
+  long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || n < 1 || n > max_pes)
+    usage_error(strf("%s wants a number of PEs per host from 1 to %d, not '%s'", name.c_str(), max_pes, v.c_str()));
+  return static_cast<int>(n);
+}
+
+// --map-by: symmem-run fills each host's slots in order, which is mpirun's "slot" (and "core",
+// one PE a core); ppr:K:node is K PEs on each host. Other placements are refused, not ignored.
+void map_by(options &o, const std::string &v) {
+  if (v == "slot" || v == "core") return;
+  if (v.rfind("ppr:", 0) == 0 && v.size() > 9 && v.compare(v.size() - 5, 5, ":node") == 0) {
+    o.per_host = parse_per_host("--map-by ppr", v.substr(4, v.size() - 9));
+    return;
+  }
+  usage_error("--map-by " + v + ": symmem-run places PEs by slot (each host's slots filled in order: "
+              "slot, core, or ppr:K:node for K on each host); order the hosts instead");
+}
+
 void add_hosts(options &o, const std::vector<host_slots> &h) {
   if (!o.hosts.empty()) usage_error("give the hosts once: --hosts or --hostfile");
   o.hosts = h;
@@ -137,6 +174,8 @@ void add_hosts(options &o, const std::vector<host_slots> &h) {
 
 // PEs fill the hosts' slots in the order listed; hosts left without a PE are not started.
 void fit_hosts(options &o) {
+  if (o.per_host > 0)
+    for (host_slots &h : o.hosts) h.slots = o.per_host;
   int slots = 0;
   for (const host_slots &h : o.hosts) slots += h.slots;
   if (o.np == 0) o.np = std::min(slots, max_pes);
@@ -163,8 +202,10 @@ options parse_args(int argc, char **argv) {
       break;
     }
     if (a.size() < 2 || a[0] != '-') break;  // the program: what follows is its own
-    // Also accept --opt=value and -nVALUE.
-    bool attached = (a[1] == '-') ? a.find('=') != std::string::npos : a.size() > 2;
+    // Also accept --opt=value and -nVALUE; the single-dash words of mpirun and mpiexec (-np,
+    // -hosts, ...) are names, not -n with a value.
+    bool word = is_single_dash_word(a);
+    bool attached = !word && ((a[1] == '-') ? a.find('=') != std::string::npos : a.size() > 2);
     size_t cut = (a[1] == '-') ? a.find('=') : 2;
     std::string name = attached ? a.substr(0, cut) : a;
     std::string value = attached ? a.substr(cut + (a[1] == '-')) : "";
@@ -179,21 +220,43 @@ options parse_args(int argc, char **argv) {
     };
     if ((name == "-h" || name == "--help") && flag()) std::exit(std::fputs(usage_text, stdout) < 0);
     if (name == "--version" && flag()) std::exit(std::printf("symmem-run (symmem) %s\n", SYMMEM_VERSION) < 0);
-    if (name == "-n" || name == "--np") o.np = parse_np(arg());
+    if (name == "-n" || name == "--np" || name == "-np" || name == "-c") o.np = parse_np(arg());
     else if (name == "-t" || name == "--tag-output") o.tag_output = flag();
     else if (name == "--timeout") o.timeout_s = parse_seconds(name, arg());
     else if (name == "--bootstrap-timeout") parse_seconds(name, o.bootstrap_timeout = arg());
     else if (name == "-x") add_export(o, arg());
     else if (name == "--mps") o.mps = flag();
-    else if (name == "--hosts") add_hosts(o, parse_hosts(arg()));
-    else if (name == "--hostfile") add_hosts(o, read_hostfile(arg()));
+    else if (name == "--hosts" || name == "-H" || name == "--host" || name == "-host" || name == "-hosts")
+      add_hosts(o, parse_hosts(arg()));
+    else if (name == "--hostfile" || name == "-hostfile" || name == "--machinefile" || name == "-machinefile" ||
+             name == "-f")
+      add_hosts(o, read_hostfile(arg()));
     else if (name == "--launch-agent") o.launch_agent = arg();
+    else if (name == "-ppn" || name == "--npernode" || name == "-npernode" || name == "-N")
+      o.per_host = parse_per_host(name, arg());
+    else if (name == "-genv" || name == "-env") {
+      std::string var = arg();
+      if (var.find('=') != std::string::npos) usage_error(name + " wants VAR VALUE (two words), not '" + var + "'");
+      add_export(o, var + "=" + arg());
+    }
+    else if (name == "--map-by" || name == "-map-by") map_by(o, arg());
+    else if (name == "--wdir" || name == "-wdir" || name == "-wd") o.wdir = arg();
+    else if ((name == "--oversubscribe" || name == "--allow-run-as-root") && flag()) {
+      // symmem-run starts any number of PEs on a host, and as any user.
+    }
+    else if (name == "--mca" || name == "-mca" || name == "--gmca" || name == "-gmca") {
+      std::string key = arg(), val = arg();
+      say("note: " + name + " " + key + " " + val + " is an Open MPI setting; symmem ignores it");
+    }
     else if (name == "--bind-to") {
       o.bind = arg();
       if (o.bind != "auto" && o.bind != "core" && o.bind != "none") usage_error("--bind-to wants auto, core or none");
     }
     else usage_error("unknown option " + a);
   }
+  if (!o.wdir.empty() && ::chdir(o.wdir.c_str()) != 0)
+    usage_error("--wdir " + o.wdir + ": " + std::strerror(errno));
+  if (o.per_host > 0 && o.hosts.empty() && o.np == 0) o.np = o.per_host;  // no hosts: K PEs here
   if (!o.hosts.empty()) fit_hosts(o);
   if (o.np == 0) usage_error("-n N is required");
   if (i >= argc) usage_error("no program to run");
