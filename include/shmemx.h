@@ -1,6 +1,8 @@
 /* symmem: <shmemx.h>, the OpenSHMEM extensions that public programs use (the list and why is in
- * <shmem/routines_x.h>): SHMEMX_TEAM_NODE, shmemx_lookup_remote_addr, and the
- * non-blocking puts and gets with request handles (shmemx_TYPE_put_nb, shmemx_wait_req, ...).
+ * <shmem/routines_x.h>): SHMEMX_TEAM_NODE, shmemx_lookup_remote_addr, the non-blocking puts and
+ * gets with request handles (shmemx_TYPE_put_nb, shmemx_wait_req, ...), and Sandia OpenSHMEM's names
+ * for block-strided RMA, signal updates and prefix sums (shmemx_TYPE_ibput, shmemx_signal_add,
+ * shmemx_TYPE_sum_inscan, ...).
  * Real functions of libsymmem-shmem, like every shmem_ routine. */
 #ifndef SYMMEM_SHMEMX_H
 #define SYMMEM_SHMEMX_H
@@ -43,6 +45,40 @@ extern "C" {
   }
 SYMMEM_GEN_RMA_TYPES(SYMMEM_GEN_CXX_XNB)
 #undef SYMMEM_GEN_CXX_XNB
+#endif
+
+/* Generic shmemx_ibput / ibget (optional leading context), shmemx_signal_add / set (optional
+ * context) and shmemx_sum_inscan / exscan, as Sandia OpenSHMEM's <shmemx.h> has them. */
+#if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define SYMMEM_GEN_CASE_xibput(T, N) T *: shmemx_##N##_ibput,
+#define SYMMEM_GEN_CASE_xibget(T, N) T *: shmemx_##N##_ibget,
+#define SYMMEM_GEN_CASE_ctx_xibput(T, N) T *: shmemx_ctx_##N##_ibput,
+#define SYMMEM_GEN_CASE_ctx_xibget(T, N) T *: shmemx_ctx_##N##_ibget,
+#define SYMMEM_GEN_CASE_xinscan(T, N) T *: shmemx_##N##_sum_inscan,
+#define SYMMEM_GEN_CASE_xexscan(T, N) T *: shmemx_##N##_sum_exscan,
+#define shmemx_ibput(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, xibput, __VA_ARGS__)
+#define shmemx_ibget(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, xibget, __VA_ARGS__)
+#define shmemx_sum_inscan(t, d, s, n) SYMMEM_GEN_SEL(SYMMEM_GEN_REDUCE_ARITH_TYPES, xinscan, d)(t, d, s, n)
+#define shmemx_sum_exscan(t, d, s, n) SYMMEM_GEN_SEL(SYMMEM_GEN_REDUCE_ARITH_TYPES, xexscan, d)(t, d, s, n)
+#define shmemx_signal_add(...)                                                                           \
+  _Generic(SYMMEM_A0(__VA_ARGS__, 0), shmem_ctx_t: shmemx_ctx_signal_add, default: shmemx_signal_add)(__VA_ARGS__)
+#define shmemx_signal_set(...)                                                                           \
+  _Generic(SYMMEM_A0(__VA_ARGS__, 0), shmem_ctx_t: shmemx_ctx_signal_set, default: shmemx_signal_set)(__VA_ARGS__)
+#elif defined(__cplusplus)
+#define SYMMEM_GEN_CXX_XIB(T, N)                                                                         \
+  inline void shmemx_ibput(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmemx_##N##_ibput(d, s, tst, sst, b, nb, pe); } \
+  inline void shmemx_ibget(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmemx_##N##_ibget(d, s, tst, sst, b, nb, pe); } \
+  inline void shmemx_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmemx_ctx_##N##_ibput(c, d, s, tst, sst, b, nb, pe); } \
+  inline void shmemx_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmemx_ctx_##N##_ibget(c, d, s, tst, sst, b, nb, pe); }
+SYMMEM_GEN_RMA_TYPES(SYMMEM_GEN_CXX_XIB)
+#undef SYMMEM_GEN_CXX_XIB
+#define SYMMEM_GEN_CXX_XSCAN(T, N)                                                                       \
+  inline int shmemx_sum_inscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmemx_##N##_sum_inscan(t, d, s, n); } \
+  inline int shmemx_sum_exscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmemx_##N##_sum_exscan(t, d, s, n); }
+SYMMEM_GEN_REDUCE_ARITH_TYPES(SYMMEM_GEN_CXX_XSCAN)
+#undef SYMMEM_GEN_CXX_XSCAN
+inline void shmemx_signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmemx_ctx_signal_add(c, sig, v, pe); }
+inline void shmemx_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmemx_ctx_signal_set(c, sig, v, pe); }
 #endif
 
 #endif /* SYMMEM_SHMEMX_H */

@@ -94,6 +94,10 @@ void shmem_generic_routine_unsupported_type(void);
 #define SYMMEM_GEN_CASE_ctx_fornbi(T, N) T *: shmem_ctx_##N##_atomic_fetch_or_nbi,
 #define SYMMEM_GEN_CASE_fxornbi(T, N) T *: shmem_##N##_atomic_fetch_xor_nbi,
 #define SYMMEM_GEN_CASE_ctx_fxornbi(T, N) T *: shmem_ctx_##N##_atomic_fetch_xor_nbi,
+#define SYMMEM_GEN_CASE_ibput(T, N) T *: shmem_##N##_ibput,
+#define SYMMEM_GEN_CASE_ibget(T, N) T *: shmem_##N##_ibget,
+#define SYMMEM_GEN_CASE_ctx_ibput(T, N) T *: shmem_ctx_##N##_ibput,
+#define SYMMEM_GEN_CASE_ctx_ibget(T, N) T *: shmem_ctx_##N##_ibget,
 
 #define shmem_put(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, put, __VA_ARGS__)
 #define shmem_get(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, get, __VA_ARGS__)
@@ -103,6 +107,13 @@ void shmem_generic_routine_unsupported_type(void);
 #define shmem_g(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, g, __VA_ARGS__)
 #define shmem_iput(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, iput, __VA_ARGS__)
 #define shmem_iget(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, iget, __VA_ARGS__)
+#define shmem_ibput(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, ibput, __VA_ARGS__)
+#define shmem_ibget(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, ibget, __VA_ARGS__)
+/* 1.6's signal updates take an optional leading context too (the functions keep their names). */
+#define shmem_signal_add(...)                                                                            \
+  _Generic(SYMMEM_A0(__VA_ARGS__, 0), shmem_ctx_t: shmem_ctx_signal_add, default: shmem_signal_add)(__VA_ARGS__)
+#define shmem_signal_set(...)                                                                            \
+  _Generic(SYMMEM_A0(__VA_ARGS__, 0), shmem_ctx_t: shmem_ctx_signal_set, default: shmem_signal_set)(__VA_ARGS__)
 #define shmem_put_signal(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, psig, __VA_ARGS__)
 #define shmem_put_signal_nbi(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, psignbi, __VA_ARGS__)
 #define shmem_atomic_fetch(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_AMO_EXT_TYPES, fetch, __VA_ARGS__)
@@ -257,6 +268,16 @@ SYMMEM_GEN_P2P_TYPES(SYMMEM_GEN_CXX_P2P)
   inline int shmem_alltoalls(shmem_team_t t, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n) { return shmem_##N##_alltoalls(t, d, s, dst, sst, n); }
 SYMMEM_GEN_RMA_TYPES(SYMMEM_GEN_CXX_CTX_RMA)
 #undef SYMMEM_GEN_CXX_CTX_RMA
+
+#define SYMMEM_GEN_CXX_IB(T, N)                                                                          \
+  inline void shmem_ibput(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmem_##N##_ibput(d, s, tst, sst, b, nb, pe); } \
+  inline void shmem_ibget(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmem_##N##_ibget(d, s, tst, sst, b, nb, pe); } \
+  inline void shmem_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmem_ctx_##N##_ibput(c, d, s, tst, sst, b, nb, pe); } \
+  inline void shmem_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmem_ctx_##N##_ibget(c, d, s, tst, sst, b, nb, pe); }
+SYMMEM_GEN_RMA_TYPES(SYMMEM_GEN_CXX_IB)
+#undef SYMMEM_GEN_CXX_IB
+inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmem_ctx_signal_add(c, sig, v, pe); }
+inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmem_ctx_signal_set(c, sig, v, pe); }
 
 #define SYMMEM_GEN_CXX_CTX_EXT(T, N)                                                                     \
   inline T shmem_atomic_fetch(shmem_ctx_t c, const T *s, int pe) { return shmem_ctx_##N##_atomic_fetch(c, s, pe); } \

@@ -138,6 +138,38 @@ SYMMEM_SHMEM_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig), symmem_sign
 SYMMEM_SHMEM_FN(uint64_t, shmem_signal_wait_until, (uint64_t *sig, int cmp, uint64_t v),
                 symmem_signal_wait_until(sig, cmp, v))
 
+/* ---- OpenSHMEM 1.6: block-strided RMA, signal updates without data ---------------------------
+ * X is the prefix (shmem_); <shmem/routines_x.h> has the same routines under Sandia OpenSHMEM's
+ * shmemx_ names, which programs written before 1.6 call. */
+#define SYMMEM_SHR_IB1(X, T, N, P, CP, CA)                                                             \
+  SYMMEM_SHMEM_VFN(X##P##N##_ibput, (CP() T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                   symmem_##P##ibput_sized(CA() d, s, tst, sst, bsize, nblocks, sizeof(T), pe))                \
+  SYMMEM_SHMEM_VFN(X##P##N##_ibget, (CP() T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                   symmem_##P##ibget_sized(CA() d, s, tst, sst, bsize, nblocks, sizeof(T), pe))
+#define SYMMEM_SHR_IB_SIZED1(X, B, P, CP, CA)                                                          \
+  SYMMEM_SHMEM_VFN(X##P##ibput##B, (CP() void *d, const void *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                   symmem_##P##ibput_sized(CA() d, s, tst, sst, bsize, nblocks, B / 8, pe))                    \
+  SYMMEM_SHMEM_VFN(X##P##ibget##B, (CP() void *d, const void *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
+                   symmem_##P##ibget_sized(CA() d, s, tst, sst, bsize, nblocks, B / 8, pe))
+#define SYMMEM_SHR_SIGOP(X, P, CP, CA)                                                                 \
+  SYMMEM_SHMEM_VFN(X##P##signal_add, (CP() uint64_t *sig, uint64_t v, int pe), symmem_##P##signal_add(CA() sig, v, pe)) \
+  SYMMEM_SHMEM_VFN(X##P##signal_set, (CP() uint64_t *sig, uint64_t v, int pe), symmem_##P##signal_set(CA() sig, v, pe))
+#define SYMMEM_SHR_IB(T, N)                                                                            \
+  SYMMEM_SHR_IB1(shmem_, T, N, , SYMMEM_SHR_NOCTX, SYMMEM_SHR_NOCTX)                                   \
+  SYMMEM_SHR_IB1(shmem_, T, N, ctx_, SYMMEM_SHR_CTXP, SYMMEM_SHR_CTXA)
+#define SYMMEM_SHR_IB_SIZED(B)                                                                         \
+  SYMMEM_SHR_IB_SIZED1(shmem_, B, , SYMMEM_SHR_NOCTX, SYMMEM_SHR_NOCTX)                                \
+  SYMMEM_SHR_IB_SIZED1(shmem_, B, ctx_, SYMMEM_SHR_CTXP, SYMMEM_SHR_CTXA)
+SYMMEM_RMA_TYPES(SYMMEM_SHR_IB)
+SYMMEM_RMA_SIZES(SYMMEM_SHR_IB_SIZED)
+SYMMEM_SHR_SIGOP(shmem_, , SYMMEM_SHR_NOCTX, SYMMEM_SHR_NOCTX)
+SYMMEM_SHR_SIGOP(shmem_, ctx_, SYMMEM_SHR_CTXP, SYMMEM_SHR_CTXA)
+#undef SYMMEM_SHR_IB
+#undef SYMMEM_SHR_IB_SIZED
+#undef SYMMEM_SHR_IB1
+#undef SYMMEM_SHR_IB_SIZED1
+#undef SYMMEM_SHR_SIGOP
+
 /* ---- 9.7 atomics: extended (Table 7), standard (Table 6), bitwise (Table 8); nbi forms -------- */
 #define SYMMEM_SHR_AMO_EXT1(T, N, P, CP, CA)                                                           \
   SYMMEM_SHMEM_FN(T, shmem_##P##N##_atomic_fetch, (CP() const T *s, int pe), symmem_##P##N##_atomic_fetch(CA() s, pe))  \

@@ -347,4 +347,37 @@ SYMMEM_AMO_BITWISE_TYPES(SYMMEM_CTX_AMO_BIT)
 #undef SYMMEM_CTX_AMO_BIT
 #undef SYMMEM_CTX_AMO_BIT1
 
+/* ---- OpenSHMEM 1.6 additions --------------------------------------------------------------------
+ * Block-strided RMA (shmem_ibput / shmem_ibget): nblocks blocks of bsize elements of esize bytes;
+ * block i goes from source + i * sst to dest + i * tst (strides count elements and are at least
+ * bsize). Blocking: on return the source may be reused (ibput) or the data has arrived (ibget).
+ * Signal updates without data (shmem_signal_add / shmem_signal_set): the signal part of
+ * putmem_signal, with its atomicity; completed by quiet like any put.
+ * Prefix sums over a team (Sandia OpenSHMEM's shmemx_TYPE_sum_inscan / _exscan): PE i of the team
+ * gets the sum of the sources of PEs 0..i (inscan) or 0..i-1 (exscan; zeros on PE 0), element-wise;
+ * dest may be source. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+SYMMEM_API void symmem_ibput_sized(void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize,
+                                   size_t nblocks, size_t esize, int pe);
+SYMMEM_API void symmem_ibget_sized(void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize,
+                                   size_t nblocks, size_t esize, int pe);
+SYMMEM_API void symmem_ctx_ibput_sized(symmem_ctx_t c, void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst,
+                                       size_t bsize, size_t nblocks, size_t esize, int pe);
+SYMMEM_API void symmem_ctx_ibget_sized(symmem_ctx_t c, void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst,
+                                       size_t bsize, size_t nblocks, size_t esize, int pe);
+SYMMEM_API void symmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+SYMMEM_API void symmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+SYMMEM_API void symmem_ctx_signal_add(symmem_ctx_t c, uint64_t *sig_addr, uint64_t signal, int pe);
+SYMMEM_API void symmem_ctx_signal_set(symmem_ctx_t c, uint64_t *sig_addr, uint64_t signal, int pe);
+#define SYMMEM_DECL_SCAN(T, N)                                                                           \
+  SYMMEM_API int symmem_##N##_sum_inscan(symmem_team_t team, T *dest, const T *source, size_t nelems);   \
+  SYMMEM_API int symmem_##N##_sum_exscan(symmem_team_t team, T *dest, const T *source, size_t nelems);
+SYMMEM_REDUCE_ARITH_TYPES(SYMMEM_DECL_SCAN)
+#undef SYMMEM_DECL_SCAN
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* SYMMEM_SHMEM15_H */

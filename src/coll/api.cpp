@@ -134,6 +134,17 @@ SYMMEM_REDUCE_BITWISE_TYPES(SYMMEM_DEF_REDUCE_BIT)
 SYMMEM_REDUCE_MINMAX_TYPES(SYMMEM_DEF_REDUCE_MM)
 SYMMEM_REDUCE_ARITH_TYPES(SYMMEM_DEF_REDUCE_AR)
 
+#define SYMMEM_DEF_SCAN1(T, N, KIND, INCL)                                                               \
+  int symmem_##N##_sum_##KIND(symmem_team_t team, T *dest, const T *source, size_t nelems) {             \
+    return on_team(team, #N "_sum_" #KIND, [&](group &gr) {                                              \
+      return scan(gr, dest, source, nelems, reducer_of<T, op_sum>(), INCL, #N "_sum_" #KIND);            \
+    });                                                                                                  \
+  }
+#define SYMMEM_DEF_SCAN(T, N) SYMMEM_DEF_SCAN1(T, N, inscan, true) SYMMEM_DEF_SCAN1(T, N, exscan, false)
+SYMMEM_REDUCE_ARITH_TYPES(SYMMEM_DEF_SCAN)
+#undef SYMMEM_DEF_SCAN
+#undef SYMMEM_DEF_SCAN1
+
 // ---- active sets ------------------------------------------------------------------------------
 void symmem_barrier(int start, int log_stride, int size, long *pSync) {
   // barrier = quiet + sync: puts to PEs on other hosts must have landed before the sync (a put

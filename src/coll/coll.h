@@ -98,5 +98,7 @@ status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, co
 
 status reduce(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, uint32_t op_id,
               const char *call);
+status scan(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, bool inclusive,
+            const char *call);
 
 }  // namespace symmem::coll

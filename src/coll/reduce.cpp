@@ -11,6 +11,7 @@
 //    (allowed by the spec) is safe: a slice is read in full before it is written.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "coll/coll.h"
 #include "core/remote.h"
@@ -92,6 +93,31 @@ status reduce(group &gr, void *dest, const void *src, size_t nelems, const reduc
   if (!gr.local) core::remote_quiet(call);  // the slices put to other hosts have landed
   const core::call_record exit_rec{teams::call_exit, 1, 0, 0};
   return gr.sync(exit_rec, call);
+}
+
+// Prefix sums (inscan: PEs 0..me, exscan: 0..me-1; zeros on PE 0). Each member reads the sources
+// of the members before it (a memcpy on this host, a get from another) into a private sum, after
+// a sync that has every source ready; a second sync keeps every source unchanged until all have
+// read it, so dest may be source. Team sizes are small next to element counts, so the me reads
+// per PE cost less than a tree's extra synchronisation.
+status scan(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, bool inclusive,
+            const char *call) {
+  const size_t nbytes = bytes_of(nelems, r.esize, call);
+  own_range(dest, nbytes, call);
+  own_range(src, nbytes, call);
+  const core::call_record rec{teams::call_scan, 1, nbytes, inclusive ? 1u : 0u};
+  SYMMEM_TRY(gr.sync(rec, call));
+  std::vector<unsigned char> sum(nbytes, 0);  // zero is the sum's identity for every type
+  std::vector<unsigned char> in(nbytes);
+  const int upto = inclusive ? gr.me + 1 : gr.me;
+  for (int i = 0; i < upto; ++i) {
+    fetch(in.data(), src, nbytes, gr.world(i), call);
+    r.combine(sum.data(), in.data(), nelems);
+  }
+  const core::call_record exit_rec{teams::call_exit, 1, 0, 0};
+  SYMMEM_TRY(gr.sync(exit_rec, call));
+  if (nbytes != 0) std::memcpy(dest, sum.data(), nbytes);
+  return ok_status;
 }
 
 }  // namespace symmem::coll

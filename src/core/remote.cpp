@@ -578,8 +578,10 @@ void remote_put_signal(void *dest, const void *src, size_t n, uint64_t *sig_addr
     must(r.net->staged_put_signal(w, pe, t.raddr, from, n, s.raddr, op, signal, call), pe, call);
     return;
   }
-  if (n != 0) remote_put(dest, src, n, pe, nbi, call, ctx);
-  remote_fence(call, ctx);  // one worker carries both, so the fence orders them
+  if (n != 0) {  // with no data (signal_add, signal_set) there is nothing to order the signal after
+    remote_put(dest, src, n, pe, nbi, call, ctx);
+    remote_fence(call, ctx);  // one worker carries both, so the fence orders them
+  }
   (void)remote_amo(sig_addr, pe, op, sizeof(uint64_t), signal, 0, false, call, ctx);
 }
 

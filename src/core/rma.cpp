@@ -232,6 +232,60 @@ void iget_elems(E *dest, const E *src, ptrdiff_t dst, ptrdiff_t sst, size_t n, i
   }
 }
 
+// Block-strided transfers (OpenSHMEM 1.6 ibput/ibget): nblocks blocks of bsize elements of esize
+// bytes; block i from src + i * sst elements to dest + i * tst. Every size is counted without
+// wrapping, and on this host the whole strided span on the peer is checked before a byte moves.
+size_t block_span(size_t nblocks, ptrdiff_t stride, size_t bsize, size_t esize, const char *call) {
+  size_t last = 0, elems = 0;
+  if (SYMMEM_UNLIKELY(__builtin_mul_overflow(nblocks - 1, static_cast<size_t>(stride), &last) ||
+                      __builtin_add_overflow(last, bsize, &elems))) {
+    size_overflow(call, nblocks - 1, static_cast<size_t>(stride), "(blocks - 1) times the stride, plus a block");
+  }
+  return bytes_of(elems, esize, call, "the block-strided span times the element size");
+}
+
+void ib_transfer(bool put, void *dest, const void *src, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                 size_t esize, int pe, const char *call, symmem_ctx_s *ctx) {
+  const size_t block = bytes_of(bsize, esize, call);
+  const size_t n = bytes_of(block, nblocks, call, "the block size times the block count");
+  if (n == 0 || (put ? src : static_cast<const void *>(dest)) == nullptr) {
+    return empty_or_null(n, put ? "source" : "dest", call);
+  }
+  if (tst < static_cast<ptrdiff_t>(bsize) || sst < static_cast<ptrdiff_t>(bsize)) {
+    fatal(call, "the strides must be at least the block size (dest stride %td, source stride %td, block %zu elements)",
+          tst, sst, bsize);
+  }
+  const size_t tstep = static_cast<size_t>(tst) * esize;  // no wrap: within the spans checked below
+  const size_t sstep = static_cast<size_t>(sst) * esize;
+  char *d = static_cast<char *>(dest);
+  const char *s = static_cast<const char *>(src);
+  const size_t tspan = block_span(nblocks, tst, bsize, esize, call);
+  const size_t sspan = block_span(nblocks, sst, bsize, esize, call);
+  if (SYMMEM_UNLIKELY(g.remote) && is_remote(pe)) {
+    for (size_t i = 0; i < nblocks; ++i, d += tstep, s += sstep) {
+      if (put) {
+        remote_put(d, s, block, pe, false, call, ctx);
+      } else {
+        remote_get(d, s, block, pe, true, call, ctx);  // posted together, completed together
+      }
+    }
+    if (!put) remote_quiet(call, ctx);
+    return;
+  }
+  if (put) {
+    d = translate(dest, tspan, pe, call);
+  } else {
+    s = translate(src, sspan, pe, call);
+  }
+  for (size_t i = 0; i < nblocks; ++i, d += tstep, s += sstep) {
+    if (SYMMEM_LIKELY(g.heap_on_cpu)) {
+      std::memcpy(d, s, block);
+    } else {
+      g.heap->copy(d, s, block);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace symmem::core
 
@@ -325,6 +379,23 @@ SYMMEM_RMA_SIZES(SYMMEM_DEF_RMA_SIZED)
 #undef SYMMEM_DEF_RMA_SIZED1
 #undef SYMMEM_NOCTX
 #undef SYMMEM_COMMA
+
+void symmem_ibput_sized(void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                        size_t esize, int pe) {
+  ib_transfer(true, dest, source, tst, sst, bsize, nblocks, esize, pe, "ibput", nullptr);
+}
+void symmem_ibget_sized(void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+                        size_t esize, int pe) {
+  ib_transfer(false, dest, source, tst, sst, bsize, nblocks, esize, pe, "ibget", nullptr);
+}
+void symmem_ctx_ibput_sized(symmem_ctx_t c, void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst,
+                            size_t bsize, size_t nblocks, size_t esize, int pe) {
+  ib_transfer(true, dest, source, tst, sst, bsize, nblocks, esize, SYMMEM_CTXW(pe), "ctx_ibput", c);
+}
+void symmem_ctx_ibget_sized(symmem_ctx_t c, void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst,
+                            size_t bsize, size_t nblocks, size_t esize, int pe) {
+  ib_transfer(false, dest, source, tst, sst, bsize, nblocks, esize, SYMMEM_CTXW(pe), "ctx_ibget", c);
+}
 #undef SYMMEM_CTXW
 
 }  // extern "C"

@@ -89,6 +89,24 @@ void symmem_ctx_putmem_signal_nbi(symmem_ctx_t c, void *dest, const void *source
   put_signal(dest, source, nbytes, sig_addr, signal, sig_op, ctx::world_pe(c, pe), "ctx_putmem_signal_nbi", true, c);
 }
 
+// OpenSHMEM 1.6's signal updates without data: the signal half of putmem_signal (no bytes move; the
+// destination named is the signal word itself, which every path checks anyway).
+void symmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe) {
+  put_signal(sig_addr, nullptr, 0, sig_addr, signal, SYMMEM_SIGNAL_ADD, pe, "signal_add", true);
+}
+
+void symmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe) {
+  put_signal(sig_addr, nullptr, 0, sig_addr, signal, SYMMEM_SIGNAL_SET, pe, "signal_set", true);
+}
+
+void symmem_ctx_signal_add(symmem_ctx_t c, uint64_t *sig_addr, uint64_t signal, int pe) {
+  put_signal(sig_addr, nullptr, 0, sig_addr, signal, SYMMEM_SIGNAL_ADD, ctx::world_pe(c, pe), "ctx_signal_add", true, c);
+}
+
+void symmem_ctx_signal_set(symmem_ctx_t c, uint64_t *sig_addr, uint64_t signal, int pe) {
+  put_signal(sig_addr, nullptr, 0, sig_addr, signal, SYMMEM_SIGNAL_SET, ctx::world_pe(c, pe), "ctx_signal_set", true, c);
+}
+
 uint64_t symmem_signal_fetch(const uint64_t *sig_addr) {
   core::require_init("signal_fetch");
   const uint64_t *s = core::own_symmetric(sig_addr, 1, "signal_fetch");

@@ -155,6 +155,7 @@ enum call : uint32_t {
   call_alltoall,
   call_alltoalls,
   call_reduce,
+  call_scan,
   call_exit,
 };
 

@@ -49,6 +49,7 @@ std::string describe(const core::call_record &r) {
                                        static_cast<unsigned long long>(r.b & 0xffffffff),
                                        static_cast<unsigned long long>(r.b >> 32));
     case call_reduce: return strfmt("%s_reduce(%llu bytes)", op_name(r.b), a);
+    case call_scan: return strfmt("sum_%s(%llu bytes)", r.b != 0 ? "inscan" : "exscan", a);
     case call_team_split:
       return strfmt("team_split_strided(start %d, stride %d, size %llu)", static_cast<int>(r.a & 0xffffffff),
                     static_cast<int>(r.a >> 32), static_cast<unsigned long long>(r.b));
@@ -157,6 +158,7 @@ const char *user_call_name(uint32_t id) {
     case teams::call_alltoall: return "alltoall";
     case teams::call_alltoalls: return "alltoalls";
     case teams::call_reduce: return "reduce";
+    case teams::call_scan: return "scan";
     case teams::call_exit: return "the end of a collective";
     default: return nullptr;
   }
