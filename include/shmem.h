@@ -52,6 +52,9 @@
 typedef symmem_team_t shmem_team_t;
 typedef symmem_team_config_t shmem_team_config_t;
 typedef symmem_ctx_t shmem_ctx_t;
+typedef symmem_ctx_session_config_t shmem_ctx_session_config_t;
+#define SHMEM_CTX_SESSION_BATCH SYMMEM_CTX_SESSION_BATCH
+#define SHMEM_CTX_SESSION_TOTAL_OPS SYMMEM_CTX_SESSION_TOTAL_OPS
 
 #define SHMEM_TEAM_WORLD symmem_team_world
 #define SHMEM_TEAM_SHARED symmem_team_shared

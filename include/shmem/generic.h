@@ -107,6 +107,10 @@ void shmem_generic_routine_unsupported_type(void);
 #define shmem_g(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, g, __VA_ARGS__)
 #define shmem_iput(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, iput, __VA_ARGS__)
 #define shmem_iget(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, iget, __VA_ARGS__)
+#define SYMMEM_GEN_CASE_inscan(T, N) T *: shmem_##N##_sum_inscan,
+#define SYMMEM_GEN_CASE_exscan(T, N) T *: shmem_##N##_sum_exscan,
+#define shmem_sum_inscan(t, d, s, n) SYMMEM_GEN_SEL(SYMMEM_GEN_REDUCE_ARITH_TYPES, inscan, d)(t, d, s, n)
+#define shmem_sum_exscan(t, d, s, n) SYMMEM_GEN_SEL(SYMMEM_GEN_REDUCE_ARITH_TYPES, exscan, d)(t, d, s, n)
 #define shmem_ibput(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, ibput, __VA_ARGS__)
 #define shmem_ibget(...) SYMMEM_GEN_CTX_SEL(SYMMEM_GEN_RMA_TYPES, ibget, __VA_ARGS__)
 /* 1.6's signal updates take an optional leading context too (the functions keep their names). */
@@ -336,7 +340,9 @@ SYMMEM_GEN_P2P_TYPES(SYMMEM_GEN_CXX_P2P_SET)
   inline int shmem_##OP##_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_##OP##_reduce(t, d, s, n); }
 #define SYMMEM_GEN_CXX_REDUCE_BIT(T, N) SYMMEM_GEN_CXX_REDUCE(T, N, and) SYMMEM_GEN_CXX_REDUCE(T, N, or) SYMMEM_GEN_CXX_REDUCE(T, N, xor)
 #define SYMMEM_GEN_CXX_REDUCE_MM(T, N) SYMMEM_GEN_CXX_REDUCE(T, N, max) SYMMEM_GEN_CXX_REDUCE(T, N, min)
-#define SYMMEM_GEN_CXX_REDUCE_AR(T, N) SYMMEM_GEN_CXX_REDUCE(T, N, sum) SYMMEM_GEN_CXX_REDUCE(T, N, prod)
+#define SYMMEM_GEN_CXX_REDUCE_AR(T, N) SYMMEM_GEN_CXX_REDUCE(T, N, sum) SYMMEM_GEN_CXX_REDUCE(T, N, prod) \
+  inline int shmem_sum_inscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_sum_inscan(t, d, s, n); } \
+  inline int shmem_sum_exscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_sum_exscan(t, d, s, n); }
 SYMMEM_GEN_REDUCE_BITWISE_TYPES(SYMMEM_GEN_CXX_REDUCE_BIT)
 SYMMEM_GEN_REDUCE_MINMAX_TYPES(SYMMEM_GEN_CXX_REDUCE_MM)
 SYMMEM_GEN_REDUCE_ARITH_TYPES(SYMMEM_GEN_CXX_REDUCE_AR)

@@ -138,7 +138,7 @@ SYMMEM_SHMEM_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig), symmem_sign
 SYMMEM_SHMEM_FN(uint64_t, shmem_signal_wait_until, (uint64_t *sig, int cmp, uint64_t v),
                 symmem_signal_wait_until(sig, cmp, v))
 
-/* ---- OpenSHMEM 1.6: block-strided RMA, signal updates without data ---------------------------
+/* ---- OpenSHMEM 1.6: block-strided RMA, signal updates, pe_quiet, sessions, prefix sums --------
  * X is the prefix (shmem_); <shmem/routines_x.h> has the same routines under Sandia OpenSHMEM's
  * shmemx_ names, which programs written before 1.6 call. */
 #define SYMMEM_SHR_IB1(X, T, N, P, CP, CA)                                                             \
@@ -164,6 +164,17 @@ SYMMEM_RMA_TYPES(SYMMEM_SHR_IB)
 SYMMEM_RMA_SIZES(SYMMEM_SHR_IB_SIZED)
 SYMMEM_SHR_SIGOP(shmem_, , SYMMEM_SHR_NOCTX, SYMMEM_SHR_NOCTX)
 SYMMEM_SHR_SIGOP(shmem_, ctx_, SYMMEM_SHR_CTXP, SYMMEM_SHR_CTXA)
+SYMMEM_SHMEM_VFN(shmem_pe_quiet, (const int *target_pes, size_t npes), symmem_pe_quiet(target_pes, npes))
+SYMMEM_SHMEM_VFN(shmem_ctx_pe_quiet, (shmem_ctx_t c, const int *target_pes, size_t npes),
+                 symmem_ctx_pe_quiet(c, target_pes, npes))
+SYMMEM_SHMEM_VFN(shmem_ctx_session_start, (shmem_ctx_t c, long options, const shmem_ctx_session_config_t *config, long mask),
+                 symmem_ctx_session_start(c, options, config, mask))
+SYMMEM_SHMEM_VFN(shmem_ctx_session_stop, (shmem_ctx_t c), symmem_ctx_session_stop(c))
+#define SYMMEM_SHR_SCAN(T, N)                                                                          \
+  SYMMEM_SHMEM_FN(int, shmem_##N##_sum_inscan, (shmem_team_t t, T *d, const T *s, size_t n), symmem_##N##_sum_inscan(t, d, s, n)) \
+  SYMMEM_SHMEM_FN(int, shmem_##N##_sum_exscan, (shmem_team_t t, T *d, const T *s, size_t n), symmem_##N##_sum_exscan(t, d, s, n))
+SYMMEM_REDUCE_ARITH_TYPES(SYMMEM_SHR_SCAN)
+#undef SYMMEM_SHR_SCAN
 #undef SYMMEM_SHR_IB
 #undef SYMMEM_SHR_IB_SIZED
 #undef SYMMEM_SHR_IB1

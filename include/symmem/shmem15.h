@@ -353,7 +353,7 @@ SYMMEM_AMO_BITWISE_TYPES(SYMMEM_CTX_AMO_BIT)
  * bsize). Blocking: on return the source may be reused (ibput) or the data has arrived (ibget).
  * Signal updates without data (shmem_signal_add / shmem_signal_set): the signal part of
  * putmem_signal, with its atomicity; completed by quiet like any put.
- * Prefix sums over a team (Sandia OpenSHMEM's shmemx_TYPE_sum_inscan / _exscan): PE i of the team
+ * Prefix sums over a team (1.6 shmem_TYPE_sum_inscan / _exscan, Sandia's shmemx_ names): PE i of the team
  * gets the sum of the sources of PEs 0..i (inscan) or 0..i-1 (exscan; zeros on PE 0), element-wise;
  * dest may be source. */
 #ifdef __cplusplus
@@ -367,6 +367,21 @@ SYMMEM_API void symmem_ctx_ibput_sized(symmem_ctx_t c, void *dest, const void *s
                                        size_t bsize, size_t nblocks, size_t esize, int pe);
 SYMMEM_API void symmem_ctx_ibget_sized(symmem_ctx_t c, void *dest, const void *source, ptrdiff_t tst, ptrdiff_t sst,
                                        size_t bsize, size_t nblocks, size_t esize, int pe);
+/* Quiet for a set of PEs (1.6 shmem_pe_quiet): the PE numbers are checked, then the context's
+ * quiet, which completes what it sent to every PE (a flush is per network worker, not per peer). */
+SYMMEM_API void symmem_pe_quiet(const int *target_pes, size_t npes);
+SYMMEM_API void symmem_ctx_pe_quiet(symmem_ctx_t c, const int *target_pes, size_t npes);
+/* Sessions (1.6 shmem_ctx_session_start / _stop): hints that a context is about to issue a batch of
+ * operations. symmem posts every operation as it comes, so a session changes nothing it does; the
+ * context is checked as every context routine checks it (SHMEM_CTX_INVALID: nothing). */
+typedef struct {
+  size_t total_ops; /* operations expected in the session (SYMMEM_CTX_SESSION_TOTAL_OPS) */
+} symmem_ctx_session_config_t;
+#define SYMMEM_CTX_SESSION_BATCH 1L
+#define SYMMEM_CTX_SESSION_TOTAL_OPS 1L
+SYMMEM_API void symmem_ctx_session_start(symmem_ctx_t c, long options, const symmem_ctx_session_config_t *config,
+                                         long config_mask);
+SYMMEM_API void symmem_ctx_session_stop(symmem_ctx_t c);
 SYMMEM_API void symmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
 SYMMEM_API void symmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 SYMMEM_API void symmem_ctx_signal_add(symmem_ctx_t c, uint64_t *sig_addr, uint64_t signal, int pe);

@@ -192,4 +192,36 @@ void symmem_ctx_quiet(symmem_ctx_t c) {
   if (live_worker(c) != nullptr) core::remote_quiet("ctx_quiet", c);
 }
 
+namespace {
+void pe_quiet(symmem_ctx_t c, const int *pes, size_t npes, const char *call) {
+  if (c == SYMMEM_CTX_INVALID || npes == 0) return;  // no PE named: nothing to complete
+  if (pes == nullptr) fatal(call, "target_pes is NULL with npes %zu; pass an array of %zu PE numbers", npes, npes);
+  int n = symmem_n_pes();
+  if (c != &default_ctx) {
+    (void)symmem_ctx_pe(c, 0);  // a destroyed context is an error, named
+    if (c->map != nullptr) n = c->size;  // a team's context: PE numbers in the team
+  }
+  for (size_t i = 0; i < npes; ++i) {
+    if (pes[i] < 0 || pes[i] >= n) {
+      fatal(call, "target_pes[%zu] is %d, not a PE of the context's team (0..%d)", i, pes[i], n - 1);
+    }
+  }
+  symmem_ctx_quiet(c);
+}
+}  // namespace
+
+void symmem_pe_quiet(const int *target_pes, size_t npes) { pe_quiet(&default_ctx, target_pes, npes, "pe_quiet"); }
+void symmem_ctx_pe_quiet(symmem_ctx_t c, const int *target_pes, size_t npes) {
+  pe_quiet(c, target_pes, npes, "ctx_pe_quiet");
+}
+
+void symmem_ctx_session_start(symmem_ctx_t c, long options, const symmem_ctx_session_config_t *config,
+                              long config_mask) {
+  (void)options, (void)config, (void)config_mask;
+  if (c != SYMMEM_CTX_INVALID) (void)symmem_ctx_pe(c, 0);
+}
+void symmem_ctx_session_stop(symmem_ctx_t c) {
+  if (c != SYMMEM_CTX_INVALID) (void)symmem_ctx_pe(c, 0);
+}
+
 }  // extern "C"

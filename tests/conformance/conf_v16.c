@@ -1,9 +1,11 @@
 /* OpenSHMEM 1.6 additions and their Sandia OpenSHMEM shmemx_ names: block-strided RMA (ibput,
  * ibget: typed, sized, context and generic forms), signal updates without data (signal_add,
- * signal_set), and prefix sums over a team (shmemx_TYPE_sum_inscan / _exscan, in place too).
- * Every destination is poisoned first, so a byte between the blocks that gets written, or a block
- * that does not arrive, shows. With an argument, one misuse that must end the job with a message:
- *   bad_stride  an ibput whose target stride is smaller than its block */
+ * signal_set), pe_quiet, sessions, and prefix sums over a team (shmem_TYPE_sum_inscan / _exscan
+ * and shmemx_, in place too). Every destination is poisoned first, so a byte between the blocks
+ * that gets written, or a block that does not arrive, shows. With an argument, one misuse that must
+ * end the job with a message:
+ *   bad_stride     an ibput whose target stride is smaller than its block
+ *   bad_pe_quiet   a pe_quiet naming a PE that does not exist */
 #include <complex.h>
 #include <shmemx.h>
 
@@ -132,6 +134,50 @@ static void test_signal_ops(void) {
   shmem_barrier_all();
 }
 
+/* pe_quiet completes what was sent to the PEs named: data put to the right neighbour, then
+ * pe_quiet({right}), then a flag: the neighbour that sees the flag sees the data (without the
+ * quiet a put and a later put to another word need not arrive in order). Sessions around the same
+ * traffic change nothing. */
+static void test_pe_quiet_sessions(void) {
+  int me = shmem_my_pe(), n = shmem_n_pes();
+  int right = (me + 1) % n, left = (me + n - 1) % n;
+  enum { W = 4096 };
+  long *data = (long *)conf_malloc(W * sizeof(long));
+  long *flag = (long *)conf_calloc(1, sizeof(long));
+  long *local = (long *)malloc(W * sizeof(long));
+  shmem_ctx_t ctx;
+  CHECK_EQ(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx), 0);
+  for (int r = 1; r <= 30; ++r) {
+    memset(data, POISON, W * sizeof(long));
+    shmem_barrier_all();
+    for (int i = 0; i < W; ++i) local[i] = (long)r * 100000 + (long)me * 1000 + i;
+    int pes[2] = {right, me};
+    shmem_ctx_session_config_t cfg = {.total_ops = 2};
+    if (r % 3 == 0) shmem_ctx_session_start(ctx, SHMEM_CTX_SESSION_BATCH, &cfg, SHMEM_CTX_SESSION_TOTAL_OPS);
+    if (r % 2) {
+      shmem_long_put(data, local, (size_t)(r * 131) % W + 1, right);
+      shmem_pe_quiet(pes, 1 + r % 2);
+      shmem_long_atomic_set(flag, r, right);
+    } else {
+      shmem_ctx_long_put(ctx, data, local, (size_t)(r * 131) % W + 1, right);
+      shmem_ctx_pe_quiet(ctx, pes, 1);
+      shmem_ctx_long_atomic_set(ctx, flag, r, right);
+      shmem_ctx_quiet(ctx);
+    }
+    if (r % 3 == 0) shmem_ctx_session_stop(ctx);
+    shmem_long_wait_until(flag, SHMEM_CMP_EQ, r);
+    size_t got = (size_t)(r * 131) % W + 1;
+    for (size_t i = 0; i < got; ++i) CHECK_EQ(data[i], (long)r * 100000 + (long)left * 1000 + (long)i);
+    shmem_barrier_all();
+  }
+  shmem_pe_quiet(NULL, 0);  /* no PE named: nothing to do */
+  shmem_ctx_session_start(SHMEM_CTX_INVALID, 0, NULL, 0);
+  shmem_ctx_session_stop(SHMEM_CTX_INVALID);
+  shmem_ctx_destroy(ctx);
+  free(local);
+  shmem_barrier_all();
+}
+
 enum { SCAN_MAX = 20000 };
 
 static void test_scans(void) {
@@ -148,8 +194,8 @@ static void test_scans(void) {
       for (size_t i = 0; i < m; ++i) ls[i] = (long)(me + 1) * 1000003L + (long)i;
       memset(ld, POISON, SCAN_MAX * sizeof(long));
       shmem_barrier_all();
-      int rc = incl ? shmemx_long_sum_inscan(SHMEM_TEAM_WORLD, ld, ls, m)
-                    : shmemx_sum_exscan(SHMEM_TEAM_WORLD, ld, ls, m);
+      int rc = incl ? (k % 2 ? shmemx_long_sum_inscan(SHMEM_TEAM_WORLD, ld, ls, m) : shmem_long_sum_inscan(SHMEM_TEAM_WORLD, ld, ls, m))
+                    : (k % 2 ? shmemx_sum_exscan(SHMEM_TEAM_WORLD, ld, ls, m) : shmem_sum_exscan(SHMEM_TEAM_WORLD, ld, ls, m));
       CHECK_EQ(rc, 0);
       long upto = incl ? me + 1 : me; /* PEs 0..upto-1 summed */
       for (size_t i = 0; i < m; ++i) {
@@ -164,7 +210,8 @@ static void test_scans(void) {
       /* in place, doubles (small integers: exact) */
       for (size_t i = 0; i < m; ++i) dd[i] = (double)(me + 1) + 0.5 * (double)(i % 7);
       shmem_barrier_all();
-      rc = incl ? shmemx_sum_inscan(SHMEM_TEAM_WORLD, dd, dd, m) : shmemx_double_sum_exscan(SHMEM_TEAM_WORLD, dd, dd, m);
+      rc = incl ? (k % 2 ? shmemx_sum_inscan(SHMEM_TEAM_WORLD, dd, dd, m) : shmem_sum_inscan(SHMEM_TEAM_WORLD, dd, dd, m))
+                : (k % 2 ? shmemx_double_sum_exscan(SHMEM_TEAM_WORLD, dd, dd, m) : shmem_double_sum_exscan(SHMEM_TEAM_WORLD, dd, dd, m));
       CHECK_EQ(rc, 0);
       for (size_t i = 0; i < m; ++i) {
         double want = (double)(upto * (upto + 1) / 2) + (double)upto * 0.5 * (double)(i % 7);
@@ -204,8 +251,15 @@ int main(int argc, char **argv) {
     shmem_finalize();
     return 0;
   }
+  if (argc > 1 && strcmp(argv[1], "bad_pe_quiet") == 0) {
+    int pes[2] = {0, n + 3};
+    shmem_pe_quiet(pes, 2);
+    shmem_finalize();
+    return 0;
+  }
   test_ib();
   test_signal_ops();
+  test_pe_quiet_sessions();
   test_scans();
   shmem_finalize();
   if (me == 0) printf("conf_v16: %d PEs ok\n", n);
