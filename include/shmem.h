@@ -25,6 +25,10 @@
 #define SHMEM_MINOR_VERSION 5
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
 #define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
+/* The spec version as Open MPI's <shmem.h> spells it (10500 for 1.5): OSHMEM's own examples and
+ * programs written from them refuse to build without it ("#error This application uses API 1.2
+ * and up"). Only the spec version: no OSHMEM_MAJOR_VERSION, which would claim to be OSHMEM. */
+#define OSHMEM_SPEC_VERSION (SHMEM_MAJOR_VERSION * 10000 + SHMEM_MINOR_VERSION * 100)
 #define SHMEM_MAX_NAME_LEN 256
 #define _SHMEM_MAX_NAME_LEN SHMEM_MAX_NAME_LEN
 #define SHMEM_VENDOR_STRING "symmem " SYMMEM_VERSION_STRING

@@ -3,6 +3,11 @@
  * shmem_ptr, and init/finalize/initialized-style queries through shmem_query_thread. */
 #include "conf.h"
 
+/* Programs written from Open MPI's examples check the spec version under OSHMEM's name. */
+#if !defined(OSHMEM_SPEC_VERSION) || OSHMEM_SPEC_VERSION != SHMEM_MAJOR_VERSION * 10000 + SHMEM_MINOR_VERSION * 100
+#error OSHMEM_SPEC_VERSION is missing or wrong
+#endif
+
 int main(void) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
