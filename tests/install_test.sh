@@ -53,7 +53,18 @@ int main(void) {
   return 0;
 }
 SRC
+# C++ that uses C99's complex functions, as Sandia's C++ tests do: g++'s default (GNU) dialect
+# has them, strict -std=c++20 does not.
+cat >"$tmp/cxx_complex.cpp" <<'SRC'
+#include <complex.h>
+#include <shmem.h>
+int main() {
+  double _Complex z = 1.0;
+  return creal(z) == 1.0 ? 0 : 1;
+}
+SRC
 ( PATH=$C:$PATH
+  oshc++ "$tmp/cxx_complex.cpp" -o "$tmp/cxx_complex"
   oshcc "$tmp/c_only.c" -o "$tmp/c_only"
   oshc++ "$src/examples/hello.cpp" -o "$tmp/hello_osh"
   oshrun --allow-run-as-root --oversubscribe -np 3 --mca spml ucx --map-by core "$tmp/c_only" 2>"$tmp/note" |
