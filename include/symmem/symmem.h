@@ -76,6 +76,20 @@ SYMMEM_API int symmem_initialized(void);
 SYMMEM_API void symmem_global_exit(int status) __attribute__((noreturn));
 SYMMEM_API int symmem_my_pe(void);
 SYMMEM_API int symmem_n_pes(void);
+/* This PE's number and the job's size while initialized ({-1, 0} before init and after finalize),
+ * for the OpenSHMEM ABI's shmem_my_pe and shmem_n_pes: one load instead of a second call through
+ * libsymmem's PLT, as programs call them in inner loops (bale's THREADS and MYTHREAD are these
+ * calls). Outside init..finalize they call symmem_my_pe / symmem_n_pes, which name the mistake.
+ * Programs use symmem_my_pe / symmem_n_pes. */
+SYMMEM_API extern int symmem_detail_world[2];
+static inline int symmem_detail_my_pe(void) {
+  int v = __atomic_load_n(&symmem_detail_world[0], __ATOMIC_RELAXED);
+  return v >= 0 ? v : symmem_my_pe();
+}
+static inline int symmem_detail_n_pes(void) {
+  int v = __atomic_load_n(&symmem_detail_world[1], __ATOMIC_RELAXED);
+  return v > 0 ? v : symmem_n_pes();
+}
 SYMMEM_API void symmem_info_get_version(int *major, int *minor);
 SYMMEM_API void symmem_info_get_name(char *name);
 /* "0.1.0" */

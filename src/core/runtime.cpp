@@ -363,6 +363,8 @@ int symmem_init_thread(int requested, int *provided) {
     *provided = g.thread_level;
   }
   g.phase.store(1);
+  __atomic_store_n(&symmem_detail_world[1], g.n_pes, __ATOMIC_RELAXED);
+  __atomic_store_n(&symmem_detail_world[0], g.my_pe, __ATOMIC_RELAXED);
   core::after_init();
   return SYMMEM_SUCCESS;
 }
@@ -404,6 +406,7 @@ void symmem_finalize(void) {
                                   : "");
   }
   core::teardown();
+  core::forget_world();
   g.phase.store(2);
 }
 
@@ -416,6 +419,8 @@ void symmem_global_exit(int status) {
   }
   ::_exit(status);
 }
+
+int symmem_detail_world[2] = {-1, 0};
 
 int symmem_my_pe(void) {
   core::require_init("my_pe");

@@ -16,6 +16,7 @@
 #include "mem/data_segment.h"
 #include "mem/fdpass.h"
 #include "mem/provider.h"
+#include "symmem/symmem.h"
 
 namespace symmem::core {
 
@@ -138,6 +139,13 @@ struct runtime_state {
 };
 
 extern runtime_state g;
+
+// The OpenSHMEM ABI's copy of my_pe and n_pes (symmem_detail_world, <symmem/symmem.h>) back to
+// "not initialized": shmem_my_pe and shmem_n_pes then take the call that names the mistake.
+inline void forget_world() {
+  __atomic_store_n(&symmem_detail_world[0], -1, __ATOMIC_RELAXED);
+  __atomic_store_n(&symmem_detail_world[1], 0, __ATOMIC_RELAXED);
+}
 
 // True when the slot holds the whole signal of `epoch`. Node-local senders store the epoch last
 // with release order, so for them the acquire load suffices; the check is needed (and read)

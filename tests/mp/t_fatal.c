@@ -15,6 +15,20 @@ int main(int argc, char **argv) {
     (void)p;
     return 0;
   }
+  if (!strcmp(which, "my_pe_before_init")) {
+    return shmem_my_pe(); /* fatal: before init */
+  }
+  if (!strcmp(which, "n_pes_after_finalize")) {
+    /* a second init and finalize first: the PE number and size the ABI keeps must be right in the
+     * second job, and forgotten after its finalize */
+    for (int round = 0; round < 2; ++round) {
+      shmem_init();
+      if (shmem_my_pe() != atoi(getenv("SYMMEM_LAUNCHER_RANK")) || shmem_n_pes() != atoi(getenv("SYMMEM_LAUNCHER_SIZE")))
+        return 9;
+      shmem_finalize();
+    }
+    return shmem_n_pes(); /* fatal: after finalize */
+  }
   if (!strcmp(which, "skip_init")) {
     /* PE 1 never calls init and exits 0; the others must fail naming it, not hang */
     if (atoi(getenv("SYMMEM_LAUNCHER_RANK") ? getenv("SYMMEM_LAUNCHER_RANK") : "0") == 1) return 0;
