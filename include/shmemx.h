@@ -65,20 +65,13 @@ SYMMEM_GEN_RMA_TYPES(SYMMEM_GEN_CXX_XNB)
 #define shmemx_signal_set(...)                                                                           \
   _Generic(SYMMEM_A0(__VA_ARGS__, 0), shmem_ctx_t: shmemx_ctx_signal_set, default: shmemx_signal_set)(__VA_ARGS__)
 #elif defined(__cplusplus)
-#define SYMMEM_GEN_CXX_XIB(T, N)                                                                         \
-  inline void shmemx_ibput(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmemx_##N##_ibput(d, s, tst, sst, b, nb, pe); } \
-  inline void shmemx_ibget(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmemx_##N##_ibget(d, s, tst, sst, b, nb, pe); } \
-  inline void shmemx_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmemx_ctx_##N##_ibput(c, d, s, tst, sst, b, nb, pe); } \
-  inline void shmemx_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmemx_ctx_##N##_ibget(c, d, s, tst, sst, b, nb, pe); }
+#define SYMMEM_GEN_CXX_XIB(T, N) SYMMEM_GEN_CXX_16_IB(shmemx_, T, N)
+#define SYMMEM_GEN_CXX_XSCAN(T, N) SYMMEM_GEN_CXX_16_SCAN(shmemx_, T, N)
 SYMMEM_GEN_RMA_TYPES(SYMMEM_GEN_CXX_XIB)
-#undef SYMMEM_GEN_CXX_XIB
-#define SYMMEM_GEN_CXX_XSCAN(T, N)                                                                       \
-  inline int shmemx_sum_inscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmemx_##N##_sum_inscan(t, d, s, n); } \
-  inline int shmemx_sum_exscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmemx_##N##_sum_exscan(t, d, s, n); }
 SYMMEM_GEN_REDUCE_ARITH_TYPES(SYMMEM_GEN_CXX_XSCAN)
+SYMMEM_GEN_CXX_16_SIG(shmemx_)
+#undef SYMMEM_GEN_CXX_XIB
 #undef SYMMEM_GEN_CXX_XSCAN
-inline void shmemx_signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmemx_ctx_signal_add(c, sig, v, pe); }
-inline void shmemx_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmemx_ctx_signal_set(c, sig, v, pe); }
 #endif
 
 #endif /* SYMMEM_SHMEMX_H */

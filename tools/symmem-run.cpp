@@ -122,13 +122,16 @@ double parse_seconds(const std::string &name, const std::string &v) {
   return *d;
 }
 
-int parse_np(const std::string &v) {
+// A count of PEs, 1..max_pes: "NAME wants WHAT from 1 to max_pes, not 'V'" otherwise.
+int parse_pes(const std::string &name, const std::string &v, const char *what) {
   char *end = nullptr;
   long n = std::strtol(v.c_str(), &end, 10);
   if (v.empty() || *end != '\0' || n < 1 || n > max_pes)
-    usage_error(strf("-n wants a number of PEs from 1 to %d, not '%s'", max_pes, v.c_str()));
+    usage_error(strf("%s wants %s from 1 to %d, not '%s'", name.c_str(), what, max_pes, v.c_str()));
   return static_cast<int>(n);
 }
+
+int parse_np(const std::string &v) { return parse_pes("-n", v, "a number of PEs"); }
 
 void add_export(options &o, const std::string &v) {
   auto eq = v.find('=');
@@ -148,11 +151,7 @@ bool is_single_dash_word(const std::string &a) {
 }
 
 int parse_per_host(const std::string &name, const std::string &v) {
-  char *end = nullptr;
-  long n = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || n < 1 || n > max_pes)
-    usage_error(strf("%s wants a number of PEs per host from 1 to %d, not '%s'", name.c_str(), max_pes, v.c_str()));
-  return static_cast<int>(n);
+  return parse_pes(name, v, "a number of PEs per host");
 }
 
 // --map-by: symmem-run fills each host's slots in order, which is mpirun's "slot" (and "core",

@@ -273,15 +273,26 @@ SYMMEM_GEN_P2P_TYPES(SYMMEM_GEN_CXX_P2P)
 SYMMEM_GEN_RMA_TYPES(SYMMEM_GEN_CXX_CTX_RMA)
 #undef SYMMEM_GEN_CXX_CTX_RMA
 
-#define SYMMEM_GEN_CXX_IB(T, N)                                                                          \
-  inline void shmem_ibput(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmem_##N##_ibput(d, s, tst, sst, b, nb, pe); } \
-  inline void shmem_ibget(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmem_##N##_ibget(d, s, tst, sst, b, nb, pe); } \
-  inline void shmem_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmem_ctx_##N##_ibput(c, d, s, tst, sst, b, nb, pe); } \
-  inline void shmem_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { shmem_ctx_##N##_ibget(c, d, s, tst, sst, b, nb, pe); }
+/* The overloads of 1.6's ibput/ibget, prefix sums and context signal updates under the prefix X:
+ * shmem_ here, shmemx_ in <shmemx.h> (which uses these macros too, so they stay defined). */
+#define SYMMEM_GEN_CXX_16_IB(X, T, N)                                                                    \
+  inline void X##ibput(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { X##N##_ibput(d, s, tst, sst, b, nb, pe); } \
+  inline void X##ibget(T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { X##N##_ibget(d, s, tst, sst, b, nb, pe); } \
+  inline void X##ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { X##ctx_##N##_ibput(c, d, s, tst, sst, b, nb, pe); } \
+  inline void X##ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t b, size_t nb, int pe) { X##ctx_##N##_ibget(c, d, s, tst, sst, b, nb, pe); }
+#define SYMMEM_GEN_CXX_16_SCAN(X, T, N)                                                                  \
+  inline int X##sum_inscan(shmem_team_t t, T *d, const T *s, size_t n) { return X##N##_sum_inscan(t, d, s, n); } \
+  inline int X##sum_exscan(shmem_team_t t, T *d, const T *s, size_t n) { return X##N##_sum_exscan(t, d, s, n); }
+#define SYMMEM_GEN_CXX_16_SIG(X)                                                                         \
+  inline void X##signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { X##ctx_signal_add(c, sig, v, pe); } \
+  inline void X##signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { X##ctx_signal_set(c, sig, v, pe); }
+#define SYMMEM_GEN_CXX_IB(T, N) SYMMEM_GEN_CXX_16_IB(shmem_, T, N)
+#define SYMMEM_GEN_CXX_SCAN(T, N) SYMMEM_GEN_CXX_16_SCAN(shmem_, T, N)
 SYMMEM_GEN_RMA_TYPES(SYMMEM_GEN_CXX_IB)
+SYMMEM_GEN_REDUCE_ARITH_TYPES(SYMMEM_GEN_CXX_SCAN)
+SYMMEM_GEN_CXX_16_SIG(shmem_)
 #undef SYMMEM_GEN_CXX_IB
-inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmem_ctx_signal_add(c, sig, v, pe); }
-inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmem_ctx_signal_set(c, sig, v, pe); }
+#undef SYMMEM_GEN_CXX_SCAN
 
 #define SYMMEM_GEN_CXX_CTX_EXT(T, N)                                                                     \
   inline T shmem_atomic_fetch(shmem_ctx_t c, const T *s, int pe) { return shmem_ctx_##N##_atomic_fetch(c, s, pe); } \
@@ -340,9 +351,7 @@ SYMMEM_GEN_P2P_TYPES(SYMMEM_GEN_CXX_P2P_SET)
   inline int shmem_##OP##_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_##OP##_reduce(t, d, s, n); }
 #define SYMMEM_GEN_CXX_REDUCE_BIT(T, N) SYMMEM_GEN_CXX_REDUCE(T, N, and) SYMMEM_GEN_CXX_REDUCE(T, N, or) SYMMEM_GEN_CXX_REDUCE(T, N, xor)
 #define SYMMEM_GEN_CXX_REDUCE_MM(T, N) SYMMEM_GEN_CXX_REDUCE(T, N, max) SYMMEM_GEN_CXX_REDUCE(T, N, min)
-#define SYMMEM_GEN_CXX_REDUCE_AR(T, N) SYMMEM_GEN_CXX_REDUCE(T, N, sum) SYMMEM_GEN_CXX_REDUCE(T, N, prod) \
-  inline int shmem_sum_inscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_sum_inscan(t, d, s, n); } \
-  inline int shmem_sum_exscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_sum_exscan(t, d, s, n); }
+#define SYMMEM_GEN_CXX_REDUCE_AR(T, N) SYMMEM_GEN_CXX_REDUCE(T, N, sum) SYMMEM_GEN_CXX_REDUCE(T, N, prod)
 SYMMEM_GEN_REDUCE_BITWISE_TYPES(SYMMEM_GEN_CXX_REDUCE_BIT)
 SYMMEM_GEN_REDUCE_MINMAX_TYPES(SYMMEM_GEN_CXX_REDUCE_MM)
 SYMMEM_GEN_REDUCE_ARITH_TYPES(SYMMEM_GEN_CXX_REDUCE_AR)

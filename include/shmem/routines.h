@@ -138,48 +138,17 @@ SYMMEM_SHMEM_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig), symmem_sign
 SYMMEM_SHMEM_FN(uint64_t, shmem_signal_wait_until, (uint64_t *sig, int cmp, uint64_t v),
                 symmem_signal_wait_until(sig, cmp, v))
 
-/* ---- OpenSHMEM 1.6: block-strided RMA, signal updates, pe_quiet, sessions, prefix sums --------
- * X is the prefix (shmem_); <shmem/routines_x.h> has the same routines under Sandia OpenSHMEM's
- * shmemx_ names, which programs written before 1.6 call. */
-#define SYMMEM_SHR_IB1(X, T, N, P, CP, CA)                                                             \
-  SYMMEM_SHMEM_VFN(X##P##N##_ibput, (CP() T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                   symmem_##P##ibput_sized(CA() d, s, tst, sst, bsize, nblocks, sizeof(T), pe))                \
-  SYMMEM_SHMEM_VFN(X##P##N##_ibget, (CP() T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                   symmem_##P##ibget_sized(CA() d, s, tst, sst, bsize, nblocks, sizeof(T), pe))
-#define SYMMEM_SHR_IB_SIZED1(X, B, P, CP, CA)                                                          \
-  SYMMEM_SHMEM_VFN(X##P##ibput##B, (CP() void *d, const void *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                   symmem_##P##ibput_sized(CA() d, s, tst, sst, bsize, nblocks, B / 8, pe))                    \
-  SYMMEM_SHMEM_VFN(X##P##ibget##B, (CP() void *d, const void *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                   symmem_##P##ibget_sized(CA() d, s, tst, sst, bsize, nblocks, B / 8, pe))
-#define SYMMEM_SHR_SIGOP(X, P, CP, CA)                                                                 \
-  SYMMEM_SHMEM_VFN(X##P##signal_add, (CP() uint64_t *sig, uint64_t v, int pe), symmem_##P##signal_add(CA() sig, v, pe)) \
-  SYMMEM_SHMEM_VFN(X##P##signal_set, (CP() uint64_t *sig, uint64_t v, int pe), symmem_##P##signal_set(CA() sig, v, pe))
-#define SYMMEM_SHR_IB(T, N)                                                                            \
-  SYMMEM_SHR_IB1(shmem_, T, N, , SYMMEM_SHR_NOCTX, SYMMEM_SHR_NOCTX)                                   \
-  SYMMEM_SHR_IB1(shmem_, T, N, ctx_, SYMMEM_SHR_CTXP, SYMMEM_SHR_CTXA)
-#define SYMMEM_SHR_IB_SIZED(B)                                                                         \
-  SYMMEM_SHR_IB_SIZED1(shmem_, B, , SYMMEM_SHR_NOCTX, SYMMEM_SHR_NOCTX)                                \
-  SYMMEM_SHR_IB_SIZED1(shmem_, B, ctx_, SYMMEM_SHR_CTXP, SYMMEM_SHR_CTXA)
-SYMMEM_RMA_TYPES(SYMMEM_SHR_IB)
-SYMMEM_RMA_SIZES(SYMMEM_SHR_IB_SIZED)
-SYMMEM_SHR_SIGOP(shmem_, , SYMMEM_SHR_NOCTX, SYMMEM_SHR_NOCTX)
-SYMMEM_SHR_SIGOP(shmem_, ctx_, SYMMEM_SHR_CTXP, SYMMEM_SHR_CTXA)
+/* ---- OpenSHMEM 1.6: block-strided RMA, signal updates, prefix sums (<shmem/routines_16.h>, also
+ * read by <shmem/routines_x.h> for Sandia OpenSHMEM's shmemx_ names), pe_quiet, sessions ------- */
+#define SYMMEM_SHR16_X shmem_
+#include "shmem/routines_16.h"
+#undef SYMMEM_SHR16_X
 SYMMEM_SHMEM_VFN(shmem_pe_quiet, (const int *target_pes, size_t npes), symmem_pe_quiet(target_pes, npes))
 SYMMEM_SHMEM_VFN(shmem_ctx_pe_quiet, (shmem_ctx_t c, const int *target_pes, size_t npes),
                  symmem_ctx_pe_quiet(c, target_pes, npes))
 SYMMEM_SHMEM_VFN(shmem_ctx_session_start, (shmem_ctx_t c, long options, const shmem_ctx_session_config_t *config, long mask),
                  symmem_ctx_session_start(c, options, config, mask))
 SYMMEM_SHMEM_VFN(shmem_ctx_session_stop, (shmem_ctx_t c), symmem_ctx_session_stop(c))
-#define SYMMEM_SHR_SCAN(T, N)                                                                          \
-  SYMMEM_SHMEM_FN(int, shmem_##N##_sum_inscan, (shmem_team_t t, T *d, const T *s, size_t n), symmem_##N##_sum_inscan(t, d, s, n)) \
-  SYMMEM_SHMEM_FN(int, shmem_##N##_sum_exscan, (shmem_team_t t, T *d, const T *s, size_t n), symmem_##N##_sum_exscan(t, d, s, n))
-SYMMEM_REDUCE_ARITH_TYPES(SYMMEM_SHR_SCAN)
-#undef SYMMEM_SHR_SCAN
-#undef SYMMEM_SHR_IB
-#undef SYMMEM_SHR_IB_SIZED
-#undef SYMMEM_SHR_IB1
-#undef SYMMEM_SHR_IB_SIZED1
-#undef SYMMEM_SHR_SIGOP
 
 /* ---- 9.7 atomics: extended (Table 7), standard (Table 6), bitwise (Table 8); nbi forms -------- */
 #define SYMMEM_SHR_AMO_EXT1(T, N, P, CP, CA)                                                           \

@@ -32,42 +32,8 @@ SYMMEM_SHRX_NB_SIZED(mem)
 SYMMEM_SHMEM_VFN(shmemx_broadcast, (void *d, const void *s, size_t n, int root, int start, int ls, int size, long *ps),
                  symmem_broadcast64(d, s, n, root, start, ls, size, ps))
 
-/* OpenSHMEM 1.6's block-strided RMA, signal updates and Sandia OpenSHMEM's prefix sums, under the
- * shmemx_ names Sandia OpenSHMEM gave them first (the shmem_ names are in <shmem/routines.h>). */
-#define SYMMEM_SHRX_NOCTX()
-#define SYMMEM_SHRX_CTXP() shmem_ctx_t c,
-#define SYMMEM_SHRX_CTXA() c,
-#define SYMMEM_SHRX_IB1(T, N, P, CP, CA)                                                               \
-  SYMMEM_SHMEM_VFN(shmemx_##P##N##_ibput, (CP() T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                   symmem_##P##ibput_sized(CA() d, s, tst, sst, bsize, nblocks, sizeof(T), pe))                \
-  SYMMEM_SHMEM_VFN(shmemx_##P##N##_ibget, (CP() T *d, const T *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                   symmem_##P##ibget_sized(CA() d, s, tst, sst, bsize, nblocks, sizeof(T), pe))
-#define SYMMEM_SHRX_IB_SIZED1(B, P, CP, CA)                                                            \
-  SYMMEM_SHMEM_VFN(shmemx_##P##ibput##B, (CP() void *d, const void *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                   symmem_##P##ibput_sized(CA() d, s, tst, sst, bsize, nblocks, B / 8, pe))                    \
-  SYMMEM_SHMEM_VFN(shmemx_##P##ibget##B, (CP() void *d, const void *s, ptrdiff_t tst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe), \
-                   symmem_##P##ibget_sized(CA() d, s, tst, sst, bsize, nblocks, B / 8, pe))
-#define SYMMEM_SHRX_IB(T, N)                                                                           \
-  SYMMEM_SHRX_IB1(T, N, , SYMMEM_SHRX_NOCTX, SYMMEM_SHRX_NOCTX)                                        \
-  SYMMEM_SHRX_IB1(T, N, ctx_, SYMMEM_SHRX_CTXP, SYMMEM_SHRX_CTXA)
-#define SYMMEM_SHRX_IB_SIZED(B)                                                                        \
-  SYMMEM_SHRX_IB_SIZED1(B, , SYMMEM_SHRX_NOCTX, SYMMEM_SHRX_NOCTX)                                     \
-  SYMMEM_SHRX_IB_SIZED1(B, ctx_, SYMMEM_SHRX_CTXP, SYMMEM_SHRX_CTXA)
-SYMMEM_RMA_TYPES(SYMMEM_SHRX_IB)
-SYMMEM_RMA_SIZES(SYMMEM_SHRX_IB_SIZED)
-SYMMEM_SHMEM_VFN(shmemx_signal_add, (uint64_t *sig, uint64_t v, int pe), symmem_signal_add(sig, v, pe))
-SYMMEM_SHMEM_VFN(shmemx_signal_set, (uint64_t *sig, uint64_t v, int pe), symmem_signal_set(sig, v, pe))
-SYMMEM_SHMEM_VFN(shmemx_ctx_signal_add, (shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe), symmem_ctx_signal_add(c, sig, v, pe))
-SYMMEM_SHMEM_VFN(shmemx_ctx_signal_set, (shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe), symmem_ctx_signal_set(c, sig, v, pe))
-#define SYMMEM_SHRX_SCAN(T, N)                                                                         \
-  SYMMEM_SHMEM_FN(int, shmemx_##N##_sum_inscan, (shmem_team_t t, T *d, const T *s, size_t n), symmem_##N##_sum_inscan(t, d, s, n)) \
-  SYMMEM_SHMEM_FN(int, shmemx_##N##_sum_exscan, (shmem_team_t t, T *d, const T *s, size_t n), symmem_##N##_sum_exscan(t, d, s, n))
-SYMMEM_REDUCE_ARITH_TYPES(SYMMEM_SHRX_SCAN)
-#undef SYMMEM_SHRX_SCAN
-#undef SYMMEM_SHRX_IB
-#undef SYMMEM_SHRX_IB_SIZED
-#undef SYMMEM_SHRX_IB1
-#undef SYMMEM_SHRX_IB_SIZED1
-#undef SYMMEM_SHRX_NOCTX
-#undef SYMMEM_SHRX_CTXP
-#undef SYMMEM_SHRX_CTXA
+/* OpenSHMEM 1.6's block-strided RMA, signal updates and prefix sums under the shmemx_ names Sandia
+ * OpenSHMEM gave them first (the shmem_ names: <shmem/routines.h>). */
+#define SYMMEM_SHR16_X shmemx_
+#include "shmem/routines_16.h"
+#undef SYMMEM_SHR16_X

@@ -79,7 +79,7 @@ void in_forked_child() {
   g_forked.store(true);
   g.heap_size = 0;  // every data-path call now takes the slow path, which names the fork
   g.n_pes = 0;
-  forget_world();
+  set_world(-1, 0);
   g.phase.store(2);
   boot::set_current(nullptr);
   g_left_open = g.boot.release();  // the parent's connection: never closed (no BYE) from here

@@ -363,8 +363,7 @@ int symmem_init_thread(int requested, int *provided) {
     *provided = g.thread_level;
   }
   g.phase.store(1);
-  __atomic_store_n(&symmem_detail_world[1], g.n_pes, __ATOMIC_RELAXED);
-  __atomic_store_n(&symmem_detail_world[0], g.my_pe, __ATOMIC_RELAXED);
+  core::set_world(g.my_pe, g.n_pes);
   core::after_init();
   return SYMMEM_SUCCESS;
 }
@@ -406,7 +405,7 @@ void symmem_finalize(void) {
                                   : "");
   }
   core::teardown();
-  core::forget_world();
+  core::set_world(-1, 0);
   g.phase.store(2);
 }
 

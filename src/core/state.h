@@ -140,11 +140,12 @@ struct runtime_state {
 
 extern runtime_state g;
 
-// The OpenSHMEM ABI's copy of my_pe and n_pes (symmem_detail_world, <symmem/symmem.h>) back to
-// "not initialized": shmem_my_pe and shmem_n_pes then take the call that names the mistake.
-inline void forget_world() {
-  __atomic_store_n(&symmem_detail_world[0], -1, __ATOMIC_RELAXED);
-  __atomic_store_n(&symmem_detail_world[1], 0, __ATOMIC_RELAXED);
+// The OpenSHMEM ABI's copy of my_pe and n_pes (symmem_detail_world, <symmem/symmem.h>): set at the
+// end of init, and back to {-1, 0} ("not initialized") at finalize, when shmem_my_pe and
+// shmem_n_pes then take the call that names the mistake.
+inline void set_world(int my_pe, int n_pes) {
+  __atomic_store_n(&symmem_detail_world[1], n_pes, __ATOMIC_RELAXED);
+  __atomic_store_n(&symmem_detail_world[0], my_pe, __ATOMIC_RELAXED);
 }
 
 // True when the slot holds the whole signal of `epoch`. Node-local senders store the epoch last
