@@ -56,4 +56,46 @@ if(SYMMEM_HAVE_CUDA)
   configure_file(tools/symmem-nvcc.in ${PROJECT_BINARY_DIR}/wrappers/symmem-nvcc @ONLY
                  FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   install(PROGRAMS ${PROJECT_BINARY_DIR}/wrappers/symmem-nvcc DESTINATION ${CMAKE_INSTALL_BINDIR})
+  # An NVSHMEM install's shape, for build systems written for NVSHMEM: a Makefile that says
+  # -I$(NVSHMEM_HOME)/include ... -L$(NVSHMEM_HOME)/lib -lnvshmem_host -lnvshmem_device (or the
+  # older -lnvshmem), a CMake project that calls find_package(NVSHMEM) with NVSHMEM_PREFIX.
+  #   include/                symmem's headers
+  #   lib/libnvshmem_host.so  a linker script: libsymmem and the shared CUDA runtime. nvcc links the
+  #   lib/libnvshmem.so       static runtime by default; naming the shared one first leaves the
+  #                           program and libsymmem one copy of it, as symmem-nvcc's -cudart shared
+  #   lib/libnvshmem_device.a no code (src/compat/nvshmem_device.c)
+  #   lib/libsymmem.so.N      libsymmem's soname, so LD_LIBRARY_PATH=$NVSHMEM_HOME/lib finds it
+  #   lib/cmake/nvshmem/      nvshmem::nvshmem_host, nvshmem::nvshmem_device, nvshmem::nvshmem
+  #   bin/nvshmrun            symmem-run
+  set(SYMMEM_NVSHMEM_DIR ${CMAKE_INSTALL_LIBEXECDIR}/symmem/nvshmem)
+  file(STRINGS include/nvshmem.h _v REGEX "^#define NVSHMEM_(MAJOR|MINOR|PATCH)_VERSION [0-9]+")
+  string(REGEX REPLACE ".*MAJOR_VERSION ([0-9]+).*MINOR_VERSION ([0-9]+).*PATCH_VERSION ([0-9]+).*" "\\1.\\2.\\3"
+         SYMMEM_NVSHMEM_API_VERSION "${_v}")
+  configure_file(cmake/NVSHMEMConfig.cmake.in ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfig.cmake @ONLY)
+  write_basic_package_version_file(${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfigVersion.cmake
+    VERSION ${SYMMEM_NVSHMEM_API_VERSION} COMPATIBILITY SameMajorVersion)
+  file(WRITE ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so
+    "/* symmem as NVSHMEM's host library: libsymmem (found on the -L path) and the shared CUDA runtime */\n"
+    "INPUT(libsymmem.so.${PROJECT_VERSION_MAJOR} ${CUDAToolkit_LIBRARY_DIR}/libcudart.so)\n")
+  install(FILES ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfig.cmake ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfigVersion.cmake
+    DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib/cmake/nvshmem)
+  install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
+  install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib
+    RENAME libnvshmem.so)
+  install(TARGETS symmem_nvshmem_device ARCHIVE DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
+  install(DIRECTORY DESTINATION ${SYMMEM_NVSHMEM_DIR}/bin)
+  set(_nv ${CMAKE_INSTALL_PREFIX}/${SYMMEM_NVSHMEM_DIR})
+  file(RELATIVE_PATH _to_inc ${_nv} ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR})
+  file(RELATIVE_PATH _to_lib ${_nv}/lib ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR})
+  file(RELATIVE_PATH _to_bin ${_nv}/bin ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR})
+  foreach(pair include:${_to_inc}
+               lib/libsymmem.so.${PROJECT_VERSION_MAJOR}:${_to_lib}/libsymmem.so.${PROJECT_VERSION_MAJOR}
+               bin/nvshmrun:${_to_bin}/symmem-run)
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 name)
+    list(GET pair 1 target)
+    install(CODE "file(CREATE_LINK \"${target}\"
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${SYMMEM_NVSHMEM_DIR}/${name}\" SYMBOLIC)
+    message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${SYMMEM_NVSHMEM_DIR}/${name} -> ${target}\")")
+  endforeach()
 endif()

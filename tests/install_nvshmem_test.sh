@@ -1,0 +1,72 @@
+#!/bin/sh
+# symmem's NVSHMEM drop-in directory (<prefix>/libexec/symmem/nvshmem) in the place of an NVSHMEM
+# install, with build lines written for NVSHMEM, unchanged: nvcc with -lnvshmem_host
+# -lnvshmem_device (NVSHMEM's documented line) and with the older -lnvshmem, a host file built by
+# the C++ compiler, and a CMake project calling find_package(NVSHMEM) with NVSHMEM_PREFIX. Each
+# program must link libsymmem and the shared CUDA runtime only (one runtime in the process, none
+# linked in statically), load with LD_LIBRARY_PATH=$NVSHMEM_HOME/lib and run under nvshmrun: the
+# kernel's puts arrive on a machine with a GPU; without one, the heap is in host memory and the
+# program stops with symmem's message saying so.
+set -e
+build=$1
+src=$(cd "$(dirname "$0")" && pwd)/nvshmem_home
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+H=$tmp/prefix/libexec/symmem/nvshmem
+# The CUDA compiler and architecture symmem was built with, from its own wrapper.
+set -- $("$tmp/prefix/bin/symmem-nvcc" --showme x.cu)
+nvcc=$1
+arch=$(printf '%s\n' "$@" | sed -n 's/^-arch=sm_\([0-9a-z]*\)$/\1/p')
+[ -n "$arch" ] || { echo "no -arch in symmem-nvcc --showme: $*"; exit 1; }
+cuda_inc=$(dirname "$(dirname "$nvcc")")/include
+gpu=no
+nvidia-smi -L >/dev/null 2>&1 && gpu=yes
+fail() { echo "install_nvshmem_test: $*"; exit 1; }
+
+one_runtime() {  # program [cuda: it calls the runtime itself]
+  readelf -d "$1" | grep -q 'NEEDED.*\[libsymmem\.so\.' || fail "$1 does not need libsymmem"
+  [ "${2:-}" != cuda ] || readelf -d "$1" | grep -q 'NEEDED.*\[libcudart\.so\.' ||
+    fail "$1 does not need the shared CUDA runtime"
+  ! nm --defined-only "$1" | grep -q ' [Tt] cuda[A-Z]' || fail "$1 has a static CUDA runtime linked in (a second copy)"
+}
+run() {  # log program
+  LD_LIBRARY_PATH=$H/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} "$H/bin/nvshmrun" -n 2 --timeout 60 "$2" >"$1" 2>&1
+}
+hello() {  # program
+  one_runtime "$1" cuda
+  if [ $gpu = yes ]; then
+    run "$tmp/log" "$1" || { cat "$tmp/log"; fail "$1 failed"; }
+    grep -q "^0: received message 1 " "$tmp/log" && grep -q "^1: received message 0 " "$tmp/log" ||
+      { cat "$tmp/log"; fail "$1: wrong messages"; }
+  else
+    ! run "$tmp/log" "$1" || fail "$1 succeeded without a GPU"
+    grep -q "needs the symmetric heap in GPU memory" "$tmp/log" || { cat "$tmp/log"; fail "$1: not symmem's message"; }
+  fi
+}
+host() {  # program
+  one_runtime "$1"
+  run "$tmp/log" "$1" || { cat "$tmp/log"; fail "$1 failed"; }
+  grep -q "^host file: PE 1 of 2" "$tmp/log" || { cat "$tmp/log"; fail "$1: no output from PE 1"; }
+}
+
+cd "$tmp"
+# NVSHMEM's documented build line. nvlink must not warn about the device library.
+"$nvcc" -rdc=true -ccbin g++ -gencode=arch=compute_$arch,code=sm_$arch -I "$H/include" "$src/hello.cu" \
+  -o hello_doc -L "$H/lib" -lnvshmem_host -lnvshmem_device 2>"$tmp/warn"
+[ ! -s "$tmp/warn" ] || { cat "$tmp/warn"; fail "warnings from NVSHMEM's build line"; }
+hello ./hello_doc
+# Older Makefiles (NVSHMEM 2.x) link one library, -lnvshmem.
+"$nvcc" -rdc=true -arch=sm_$arch -I "$H/include" -c "$src/hello.cu" -o hello.o
+"$nvcc" -arch=sm_$arch hello.o -o hello_old -L "$H/lib" -lnvshmem
+hello ./hello_old
+# A host file and the C++ compiler.
+g++ -I "$H/include" -I "$cuda_inc" "$src/host.cpp" -o host_cxx -L "$H/lib" -lnvshmem_host
+host ./host_cxx
+# find_package(NVSHMEM) and its targets.
+cmake -S "$src" -B "$tmp/cm" -DNVSHMEM_PREFIX="$H" -DCMAKE_CUDA_COMPILER="$nvcc" \
+  -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$tmp/cm.log" 2>&1 || { cat "$tmp/cm.log"; fail "configure failed"; }
+cmake --build "$tmp/cm" >>"$tmp/cm.log" 2>&1 || { cat "$tmp/cm.log"; fail "build failed"; }
+hello "$tmp/cm/hello"
+host "$tmp/cm/host"
+echo "install_nvshmem_test: NVSHMEM's build lines and find_package(NVSHMEM) build and run against symmem (GPU: $gpu)"
