@@ -51,7 +51,10 @@ size_t xchg_offset(const teams::team &t, unsigned parity) {
 // Team PE i's block sits at i * slot, the same place whatever its length, so that a member that
 // called with another length is still found (and named).
 size_t xchg_slot(const teams::team &t, int n) { return xchg_bytes(t) / static_cast<size_t>(n) / 8 * 8; }
-constexpr size_t exchange_max_bytes = size_t{256} << 10;  // per block (see exchange_fits)
+constexpr size_t exchange_max_bytes = size_t{256} << 10;   // per block, in any number of exchanges
+constexpr size_t exchange_long_bytes = size_t{1} << 20;    // per block, in at most exchange_long_chunks
+constexpr size_t exchange_long_chunks = 16;                 // (see exchange_fits)
+constexpr size_t bcast_exchange_max_bytes = size_t{512} << 10;  // broadcasts by exchanges, at most
 constexpr int bcast_exchange_pes = 8;  // members of a broadcast by exchanges, at most (broadcast_exchange)
 
 bool same_call(const core::call_record &x, const core::call_record &y) {
@@ -371,13 +374,6 @@ status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, cons
   return gr.sync(exit_rec, call);
 }
 
-// Blocks larger than a slot go as several exchanges, one chunk of every block each (the members
-// compute the same chunks: they depend only on the length and the team size), up to
-// exchange_max_bytes per block; larger ones are pushed (one network put per block, barriers).
-bool exchange_fits(const group &gr, size_t len) {
-  return gr.t != nullptr && !gr.local && xchg_slot(*gr.t, gr.n) > sizeof(xchg_tag) + 64 && len <= exchange_max_bytes;
-}
-
 namespace {
 
 // Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
@@ -385,6 +381,28 @@ size_t chunk_of(const group &gr, size_t esize) {
   const size_t room = std::min<size_t>(xchg_slot(*gr.t, gr.n) - sizeof(xchg_tag), SYMMEM_NET_DATA_SIGNAL_MAX - sizeof(xchg_tag));
   return std::max(esize, room / esize * esize);
 }
+
+// Whether a block of len bytes goes as exchanges rather than pushed: up to exchange_max_bytes in
+// any number of exchanges, up to exchange_long_bytes in at most exchange_long_chunks (the world's
+// area at up to 4 PEs: 66-132 KiB chunks). OSU's osu_oshm_fcollect and osu_oshm_collect, the
+// world's form, 512 KiB / 1 MiB blocks, two rounds alternating the limits: 2 hosts x 1 PE fcollect
+// 207 / 428 us by exchanges against 367 / 690 pushed, collect 210 / 440 against 301 / 670; 2 x 2
+// fcollect 1052-1140 / 2270-2516 against 1733-1894 / 3771-3978 (OSHMEM 178-283 / 515-579 at 2 x 1).
+// Beyond, a block in many small chunks costs a message per chunk and member, more than one put.
+bool exchanges_carry(const group &gr, size_t len) {
+  return len <= exchange_max_bytes || (len <= exchange_long_bytes && len <= exchange_long_chunks * chunk_of(gr, 1));
+}
+
+}  // namespace
+
+// Blocks larger than a slot go as several exchanges, one chunk of every block each (the members
+// compute the same chunks: they depend only on the length and the team size), while
+// exchanges_carry them; larger ones are pushed (one network put per block, barriers).
+bool exchange_fits(const group &gr, size_t len) {
+  return gr.t != nullptr && !gr.local && xchg_slot(*gr.t, gr.n) > sizeof(xchg_tag) + 64 && exchanges_carry(gr, len);
+}
+
+namespace {
 
 
 // dest's block i gets team PE i's block_of(me) (nbytes), this PE's own block_of(me) last: fcollect
@@ -451,15 +469,17 @@ status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes,
   return ok_status;
 }
 
+// Up to 512 KiB: at 2 hosts x 1 PE, 512 KiB took 147-152 us by exchanges against 155-159 pulled,
+// 1 MiB 297-304 against 273-284 (OSU's osu_oshm_broadcast, two rounds alternating the limits).
 bool broadcast_exchange_fits(const group &gr, size_t nbytes) {
-  return gr.n <= bcast_exchange_pes && exchange_fits(gr, nbytes);
+  return gr.n <= bcast_exchange_pes && nbytes <= bcast_exchange_max_bytes && exchange_fits(gr, nbytes);
 }
 
 // A collect (contributions of any size): the first exchange carries each member's size and the
 // start of its contribution, so small collects take one exchange, as fcollect does (the form it
 // replaces took a barrier, a network get of every other member's size, puts, a quiet and a
 // barrier: 61 us against OSHMEM's 21 in OSU's osu_oshm_collect). The rest goes as further
-// exchanges, chunk by chunk, while the largest contribution is at most exchange_max_bytes, else it
+// exchanges, chunk by chunk, while exchanges_carry the largest contribution, else it
 // is pushed (every member has entered the call: its first block came) and a barrier ends it.
 status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                         const char *call) {
@@ -497,7 +517,7 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
   }
   const char *s = static_cast<const char *>(src);
   const size_t me_at = at[static_cast<size_t>(gr.me)];
-  if (largest > first && largest <= exchange_max_bytes) {
+  if (largest > first && exchanges_carry(gr, largest)) {
     for (size_t from = first; from < largest; from += chunk) {
       const size_t len = nbytes > from ? std::min(chunk, nbytes - from) : 0;
       SYMMEM_TRY(exchange(gr, len, rec, [s, from](int) { return s + from; },

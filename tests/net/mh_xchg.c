@@ -4,8 +4,9 @@
  * a large array and is checked as it returns, with the calls of one round interleaved so that a
  * block of one kind of call could land in the place of another's; fcollect in place (the source
  * inside the dest); a reduction whose dest is its source; blocks that fit a slot, blocks that
- * take several exchanges, and blocks past the exchange's limit (pushed); then all of it on a team split across the hosts, destroyed and split again into the same
- * slot (its counts start over).
+ * take several exchanges (past 256 KiB too, in at most 16 chunks), and blocks past the exchanges'
+ * limit (pushed: 1 MiB + 8 B on the world, 300 KiB on a team); then all of it on a team split
+ * across the hosts, destroyed and split again into the same slot (its counts start over).
  *
  *   mh_xchg [ROUNDS]          (default 300)
  *   mh_xchg mismatch          PE 1 passes another size to fcollect: every PE must fail the call
@@ -105,7 +106,7 @@ int main(int argc, char **argv) {
   }
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes();
-  const size_t most = 33000; /* longs per PE block at most below */
+  const size_t most = 131073; /* longs per PE block at most below */
   dst = shmem_malloc((size_t)n * most * sizeof(long));
   src = shmem_malloc((size_t)n * most * sizeof(long));
   red = shmem_malloc(most * sizeof(long));
@@ -144,7 +145,9 @@ int main(int argc, char **argv) {
   run(SHMEM_TEAM_WORLD, rounds / 4, 64, "world, 512 B");
   run(SHMEM_TEAM_WORLD, 20, 4096 / (size_t)n + 3, "world, 32 KiB in all"); /* blocks past a slot: in chunks */
   run(SHMEM_TEAM_WORLD, 3, 25600, "world, 200 KiB blocks");                  /* several exchanges */
-  run(SHMEM_TEAM_WORLD, 2, 33000, "world, 258 KiB blocks");                  /* past the exchange: pushed */
+  run(SHMEM_TEAM_WORLD, 2, 33000, "world, 258 KiB blocks"); /* past 256 KiB: exchanges while 16 chunks hold it */
+  run(SHMEM_TEAM_WORLD, 2, 76800, "world, 600 KiB blocks"); /* 10 chunks at 4 PEs, 14 at 6 */
+  run(SHMEM_TEAM_WORLD, 2, 131073, "world, 1 MiB + 8 B blocks"); /* past the exchanges: pushed */
   for (int again = 0; again < 3; ++again) {
     /* every other PE: with the PEs filling the hosts in order, a team with members on each host */
     shmem_team_t odd = SHMEM_TEAM_INVALID;
@@ -152,6 +155,7 @@ int main(int argc, char **argv) {
     if (odd != SHMEM_TEAM_INVALID) {
       run(odd, rounds / 3, 3, "odd PEs");
       run(odd, 4, 2000, "odd PEs, 16 KiB blocks"); /* past a team area's slot: in chunks */
+      if (again == 0) run(odd, 2, 38400, "odd PEs, 300 KiB blocks"); /* 25 chunks of a team area: pushed */
       shmem_team_destroy(odd);
     }
     shmem_barrier_all();
