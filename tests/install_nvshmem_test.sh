@@ -2,7 +2,8 @@
 # symmem's NVSHMEM drop-in directory (<prefix>/libexec/symmem/nvshmem) in the place of an NVSHMEM
 # install, with build lines written for NVSHMEM, unchanged: nvcc with -lnvshmem_host
 # -lnvshmem_device (NVSHMEM's documented line) and with the older -lnvshmem, a host file built by
-# the C++ compiler, and a CMake project calling find_package(NVSHMEM) with NVSHMEM_PREFIX. Each
+# the C++ compiler, a CMake project calling find_package(NVSHMEM) with NVSHMEM_PREFIX, and (with
+# MPI) a program that starts over its MPI communicator under mpirun. Each
 # program must link libsymmem and the shared CUDA runtime only (one runtime in the process, none
 # linked in statically), load with LD_LIBRARY_PATH=$NVSHMEM_HOME/lib and run under nvshmrun: the
 # kernel's puts arrive on a machine with a GPU; without one, the heap is in host memory and the
@@ -69,4 +70,14 @@ cmake -S "$src" -B "$tmp/cm" -DNVSHMEM_PREFIX="$H" -DCMAKE_CUDA_COMPILER="$nvcc"
 cmake --build "$tmp/cm" >>"$tmp/cm.log" 2>&1 || { cat "$tmp/cm.log"; fail "build failed"; }
 hello "$tmp/cm/hello"
 host "$tmp/cm/host"
-echo "install_nvshmem_test: NVSHMEM's build lines and find_package(NVSHMEM) build and run against symmem (GPU: $gpu)"
+# An MPI program that starts over its communicator: libsymmem, loaded through the drop-in
+# directory's link, must find its MPI plugin beside the file the link resolves to.
+mpi=no
+if command -v mpic++ >/dev/null && command -v mpirun >/dev/null && [ -e "$tmp/prefix/lib/symmem/libsymmem_boot_mpi.so" ]; then
+  mpi=yes
+  mpic++ -I "$H/include" -I "$cuda_inc" "$src/mpi_init.cpp" -o mpi_init -L "$H/lib" -lnvshmem_host
+  LD_LIBRARY_PATH=$H/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} timeout 60 mpirun --allow-run-as-root --oversubscribe \
+    -np 2 -x LD_LIBRARY_PATH ./mpi_init >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "mpi_init failed"; }
+  grep -q "^mpi init: PE 1 of 2, MPI rank 1" "$tmp/log" || { cat "$tmp/log"; fail "mpi_init: no output from PE 1"; }
+fi
+echo "install_nvshmem_test: NVSHMEM's build lines and find_package(NVSHMEM) build and run against symmem (GPU: $gpu, MPI: $mpi)"

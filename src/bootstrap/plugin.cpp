@@ -1,14 +1,15 @@
 // symmem: finding, loading and wrapping the bootstrap plugins (plugin.h).
 //
 // Plugins are looked up, in order, in every directory of SYMMEM_PLUGIN_PATH (colon-separated),
-// in "symmem/" beside the file that holds libsymmem (the build tree and a relocated install), and
-// in SYMMEM_PLUGIN_DIR (the configured install location). A loaded plugin is never unloaded: it
+// in "symmem/" beside the file that holds libsymmem (the build tree and a relocated install; beside
+// the path it was loaded by, then beside the file that path resolves to), and in SYMMEM_PLUGIN_DIR (the configured install location). A loaded plugin is never unloaded: it
 // may own threads (uid's rendezvous) and exit handlers (MPI_Finalize).
 #include "bootstrap/plugin.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,9 +60,18 @@ std::vector<std::string> plugin_dirs() {
   }
   Dl_info info{};
   if (::dladdr(reinterpret_cast<void *>(&plugin_dirs), &info) != 0 && info.dli_fname != nullptr) {
-    std::string self = info.dli_fname;
-    size_t slash = self.rfind('/');
-    dirs.push_back((slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/symmem");
+    auto beside = [&dirs](const std::string &file) {
+      const size_t slash = file.rfind('/');
+      std::string dir = (slash == std::string::npos ? std::string(".") : file.substr(0, slash)) + "/symmem";
+      if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(std::move(dir));
+    };
+    beside(info.dli_fname);
+    // Loaded through a link (the NVSHMEM drop-in directory's lib/libsymmem.so.N, a copy's link):
+    // the plugins sit beside the file itself.
+    if (char *real = ::realpath(info.dli_fname, nullptr)) {
+      beside(real);
+      std::free(real);
+    }
   }
   dirs.push_back(SYMMEM_PLUGIN_DIR);
   return dirs;
