@@ -1,6 +1,19 @@
 # Installation: headers, libraries, CMake package, pkg-config file, tools, compiler wrappers.
 include(CMakePackageConfigHelpers)
 
+# Installs links <prefix>/<dir>/<name> -> <target> for each "name:target" pair (target relative
+# to the link's directory, so the installed tree can be moved).
+function(symmem_install_links dir)
+  foreach(pair ${ARGN})
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 name)
+    list(GET pair 1 target)
+    install(CODE "file(CREATE_LINK \"${target}\"
+      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${dir}/${name}\" SYMBOLIC)
+    message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${dir}/${name} -> ${target}\")")
+  endforeach()
+endfunction()
+
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" PATTERN "*.cuh")
 install(FILES ${PROJECT_BINARY_DIR}/include/symmem/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symmem)
 install(TARGETS symmem symmem_static symmem_shmem symmem_shmem_static EXPORT symmemTargets
@@ -41,14 +54,9 @@ endforeach()
 set(SYMMEM_COMPAT_DIR ${CMAKE_INSTALL_LIBEXECDIR}/symmem/compat)
 file(RELATIVE_PATH SYMMEM_COMPAT_TO_BIN ${CMAKE_INSTALL_PREFIX}/${SYMMEM_COMPAT_DIR} ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY DESTINATION ${SYMMEM_COMPAT_DIR})
-foreach(pair oshcc:symmemcc oshc++:symmemc++ oshCC:symmemc++ oshcxx:symmemc++ oshrun:symmem-run nvshmrun:symmem-run)
-  string(REPLACE ":" ";" pair "${pair}")
-  list(GET pair 0 name)
-  list(GET pair 1 target)
-  install(CODE "file(CREATE_LINK \"${SYMMEM_COMPAT_TO_BIN}/${target}\"
-    \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${SYMMEM_COMPAT_DIR}/${name}\" SYMBOLIC)
-  message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${SYMMEM_COMPAT_DIR}/${name} -> ${target}\")")
-endforeach()
+set(_b ${SYMMEM_COMPAT_TO_BIN})
+symmem_install_links(${SYMMEM_COMPAT_DIR} oshcc:${_b}/symmemcc oshc++:${_b}/symmemc++ oshCC:${_b}/symmemc++
+                     oshcxx:${_b}/symmemc++ oshrun:${_b}/symmem-run nvshmrun:${_b}/symmem-run)
 if(SYMMEM_HAVE_CUDA)
   # symmem-nvcc: CUDA programs (symmem device API or NVSHMEM names); default -arch from the build.
   list(GET CMAKE_CUDA_ARCHITECTURES 0 SYMMEM_NVCC_ARCH)
@@ -88,14 +96,6 @@ if(SYMMEM_HAVE_CUDA)
   file(RELATIVE_PATH _to_inc ${_nv} ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR})
   file(RELATIVE_PATH _to_lib ${_nv}/lib ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR})
   file(RELATIVE_PATH _to_bin ${_nv}/bin ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR})
-  foreach(pair include:${_to_inc}
-               lib/libsymmem.so.${PROJECT_VERSION_MAJOR}:${_to_lib}/libsymmem.so.${PROJECT_VERSION_MAJOR}
-               bin/nvshmrun:${_to_bin}/symmem-run)
-    string(REPLACE ":" ";" pair "${pair}")
-    list(GET pair 0 name)
-    list(GET pair 1 target)
-    install(CODE "file(CREATE_LINK \"${target}\"
-      \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${SYMMEM_NVSHMEM_DIR}/${name}\" SYMBOLIC)
-    message(STATUS \"Installing: \$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${SYMMEM_NVSHMEM_DIR}/${name} -> ${target}\")")
-  endforeach()
+  symmem_install_links(${SYMMEM_NVSHMEM_DIR} include:${_to_inc}
+    lib/libsymmem.so.${PROJECT_VERSION_MAJOR}:${_to_lib}/libsymmem.so.${PROJECT_VERSION_MAJOR} bin/nvshmrun:${_to_bin}/symmem-run)
 endif()
