@@ -41,15 +41,18 @@ status parse(unsigned flags, const symmem_init_attr_t *attr, pending_attr &out) 
                 "attr is NULL; pass a symmem_init_attr_t set up with "
                 "SYMMEM_INIT_ATTR_INITIALIZER");
   }
-  if (attr->version != 0 && attr->version != SYMMEM_INIT_ATTR_VERSION) {
+  if ((flags & ~known_flags) != 0 || (flags != SYMMEM_INIT_WITH_MPI_COMM && flags != SYMMEM_INIT_WITH_UNIQUEID)) {
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
+                "flags %#x: pass exactly one of SYMMEM_INIT_WITH_MPI_COMM and SYMMEM_INIT_WITH_UNIQUEID", flags);
+  }
+  // The MPI form reads mpi_comm alone, at the same place in every version, so its version is not
+  // checked: programs written for NVSHMEM set only mpi_comm in an attr they never initialized
+  // (NVIDIA's jacobi example), and NVSHMEM accepts that.
+  if (flags != SYMMEM_INIT_WITH_MPI_COMM && attr->version != 0 && attr->version != SYMMEM_INIT_ATTR_VERSION) {
     return fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
                 "attr->version is %d, this library knows version %d; start from "
                 "SYMMEM_INIT_ATTR_INITIALIZER",
                 attr->version, SYMMEM_INIT_ATTR_VERSION);
-  }
-  if ((flags & ~known_flags) != 0 || (flags != SYMMEM_INIT_WITH_MPI_COMM && flags != SYMMEM_INIT_WITH_UNIQUEID)) {
-    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
-                "flags %#x: pass exactly one of SYMMEM_INIT_WITH_MPI_COMM and SYMMEM_INIT_WITH_UNIQUEID", flags);
   }
   if (flags == SYMMEM_INIT_WITH_MPI_COMM) {
     if (attr->mpi_comm == nullptr) {

@@ -7,8 +7,12 @@
  *                       MPI_COMM_WORLD and must leave MPI to the program
  *   boot_mpi reversed --stall-last   the last world rank sleeps instead of joining: the others
  *                       must fail within SYMMEM_BOOTSTRAP_TIMEOUT
+ *   boot_mpi reversed --garbage-attr   the attr is not set up with the initializer, only its
+ *                       mpi_comm (its other bytes are garbage), as NVIDIA's jacobi example does:
+ *                       init over the communicator must still succeed, as with NVSHMEM
  * Both run two init/finalize cycles and use MPI before, between and after them. */
 #include <mpi.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "boot_common.h"
@@ -19,10 +23,13 @@ static void check_mpi_usable(MPI_Comm comm, int expect_size) {
   BCHECK(sum == expect_size);
 }
 
+static int garbage_attr;
+
 static void run_cycle(MPI_Comm comm, int attr_path, int expect_pe, int size) {
   int rc;
   if (attr_path) {
     symmem_init_attr_t attr = SYMMEM_INIT_ATTR_INITIALIZER;
+    if (garbage_attr) memset(&attr, 0xa5, sizeof attr); /* what an unset stack variable may hold */
     attr.mpi_comm = &comm;
     rc = symmem_init_attr(SYMMEM_INIT_WITH_MPI_COMM, &attr);
   } else {
@@ -57,6 +64,7 @@ int main(int argc, char **argv) {
   int crank = 0;
   MPI_Comm_rank(comm, &crank);
   if (argc > 2 && !strcmp(argv[2], "--stall-last") && wrank == wsize - 1) sleep(30);
+  garbage_attr = argc > 2 && !strcmp(argv[2], "--garbage-attr");
   BCHECK(crank == (reversed ? wsize - 1 - wrank : wrank));
   for (int cycle = 0; cycle < 2; ++cycle) {
     run_cycle(comm, reversed, crank, wsize);
