@@ -373,10 +373,15 @@ struct peer_at {
   T *p;
   unsigned sys;
 };
+/* An address outside the heap is this PE's own memory at that address when pe is this PE: the
+ * one translation that needs no table, and what NVSHMEM's arithmetic gives too. NVIDIA's jacobi
+ * sample (multi-gpu-programming-models) puts to itself so, into cudaMalloc memory, in its
+ * single-GPU reference run. Any other PE with such an address is not accessible. */
 template <typename T>
 __device__ __forceinline__ peer_at<T> mapped_at(T *addr, int pe) {
   const uint64_t off = (uint64_t)addr - symmem_state_.heap_base;
-  const uint64_t e = off < symmem_state_.heap_size ? peer_entry(pe) : 0;
+  if (off >= symmem_state_.heap_size) return {pe == symmem_state_.my_pe, addr, 0u};
+  const uint64_t e = peer_entry(pe);
   return {e != 0, (T *)((e & ~SYMMEM_DEVICE_PEER_SYS) + off), (unsigned)(e & SYMMEM_DEVICE_PEER_SYS)};
 }
 
@@ -449,7 +454,11 @@ __device__ __forceinline__ int n_pes() { return symmem_state_.n_pes; }
 
 /* Address of symmetric `addr` on PE `pe`, usable by loads and stores here; nullptr when not mapped. */
 template <typename T>
-__device__ __forceinline__ T *ptr(const T *addr, int pe) { return detail::mapped(addr, pe); }
+__device__ __forceinline__ T *ptr(const T *addr, int pe) {
+  /* NULL for an address outside the heap, this PE's own too (as NVSHMEM's nvshmem_ptr) */
+  if ((uint64_t)addr - detail::st().heap_base >= detail::st().heap_size) return nullptr;
+  return detail::mapped(addr, pe);
+}
 __device__ __forceinline__ void *ptr(const void *addr, int pe) { return ptr((const char *)addr, pe); }
 
 /* ---- ordering --------------------------------------------------------------------------------- */

@@ -30,6 +30,43 @@ __global__ void through_ptr(int *x, int me) {
   nvshmem_fence();
 }
 
+// Device RMA to this PE itself at an address outside the heap (cudaMalloc memory), as the
+// single-GPU reference of NVIDIA's jacobi sample does: a store and a load at that address. The
+// device nvshmem_ptr of such an address is NULL, as NVSHMEM's.
+__global__ void self_outside_heap(float *local, int n, float *got, int *ptr_null) {
+  const int me = nvshmem_my_pe();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) nvshmem_float_p(local + i, 7.0f * i + me, me);
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) got[i] = nvshmem_float_g(local + i, me);
+  if (threadIdx.x == 0) *ptr_null = nvshmem_ptr(local, me) == nullptr;
+}
+
+void self_outside_heap_check(int me) {
+  const int n = 300;
+  float *local = nullptr, *got = nullptr;
+  int *ptr_null = nullptr;
+  CK(cudaMalloc(&local, n * sizeof(float)));
+  CK(cudaMalloc(&got, n * sizeof(float)));
+  CK(cudaMalloc(&ptr_null, sizeof(int)));
+  CK(cudaMemset(local, gt::poison, n * sizeof(float)));
+  CK(cudaMemset(got, gt::poison, n * sizeof(float)));
+  CK(cudaMemset(ptr_null, 0, sizeof(int)));
+  self_outside_heap<<<1, 128>>>(local, n, got, ptr_null);
+  CK(cudaDeviceSynchronize());
+  std::vector<float> a(n), b(n);
+  int pn = 0;
+  CK(cudaMemcpy(a.data(), local, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(b.data(), got, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(&pn, ptr_null, sizeof pn, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) {
+    EXPECT(a[i] == 7.0f * i + me && b[i] == a[i], "PE %d: p/g to itself outside the heap: [%d] = %g, %g", me, i, a[i], b[i]);
+  }
+  EXPECT(pn == 1, "PE %d: device nvshmem_ptr of an address outside the heap is not NULL", me);
+  CK(cudaFree(local));
+  CK(cudaFree(got));
+  CK(cudaFree(ptr_null));
+}
+
 // nvshmemx_buffer_register_symmetric of the program's own cuMemCreate memory, with heap
 // allocations already live (the runtime's own and ours share the heap's first commit extent):
 // before, registering was refused ("shares memory with live allocations"), which is what
@@ -130,6 +167,7 @@ int main() {
   EXPECT(nvshmem_int_atomic_fetch(x, me) == 41 + left, "host atomic on GPU heap");
 
   registered_buffer(me, npes);
+  self_outside_heap_check(me);
 
   nvshmem_team_t even = NVSHMEM_TEAM_INVALID;
   int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
