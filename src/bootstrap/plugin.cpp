@@ -1,9 +1,10 @@
 // symmem: finding, loading and wrapping the bootstrap plugins (plugin.h).
 //
 // Plugins are looked up, in order, in every directory of SYMMEM_PLUGIN_PATH (colon-separated),
-// in "symmem/" beside the file that holds libsymmem (the build tree and a relocated install; beside
-// the path it was loaded by, then beside the file that path resolves to), and in SYMMEM_PLUGIN_DIR (the configured install location). A loaded plugin is never unloaded: it
-// may own threads (uid's rendezvous) and exit handlers (MPI_Finalize).
+// in "symmem/" beside the file that holds libsymmem (the build tree and a relocated install;
+// beside the path it was loaded by, then beside the file that path resolves to), and in
+// SYMMEM_PLUGIN_DIR (the configured install location). A loaded plugin is never unloaded: it may
+// own threads (uid's rendezvous) and exit handlers (MPI_Finalize).
 #include "bootstrap/plugin.h"
 
 #include <dlfcn.h>

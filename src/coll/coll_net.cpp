@@ -57,6 +57,23 @@ constexpr size_t exchange_long_chunks = 16;                 // (see exchange_fit
 constexpr size_t bcast_exchange_max_bytes = size_t{512} << 10;  // broadcasts by exchanges, at most
 constexpr int bcast_exchange_pes = 8;  // members of a broadcast by exchanges, at most (broadcast_exchange)
 
+// Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
+size_t chunk_of(const group &gr, size_t esize) {
+  const size_t room = std::min<size_t>(xchg_slot(*gr.t, gr.n) - sizeof(xchg_tag), SYMMEM_NET_DATA_SIGNAL_MAX - sizeof(xchg_tag));
+  return std::max(esize, room / esize * esize);
+}
+
+// Whether a block of len bytes goes as exchanges rather than pushed: up to exchange_max_bytes in
+// any number of exchanges, up to exchange_long_bytes in at most exchange_long_chunks (the world's
+// area at up to 4 PEs: 66-132 KiB chunks). OSU's osu_oshm_fcollect and osu_oshm_collect, the
+// world's form, 512 KiB / 1 MiB blocks, two rounds alternating the limits: 2 hosts x 1 PE fcollect
+// 207 / 428 us by exchanges against 367 / 690 pushed, collect 210 / 440 against 301 / 670; 2 x 2
+// fcollect 1052-1140 / 2270-2516 against 1733-1894 / 3771-3978 (OSHMEM 178-283 / 515-579 at 2 x 1).
+// Beyond, a block in many small chunks costs a message per chunk and member, more than one put.
+bool exchanges_carry(const group &gr, size_t len) {
+  return len <= exchange_max_bytes || (len <= exchange_long_bytes && len <= exchange_long_chunks * chunk_of(gr, 1));
+}
+
 bool same_call(const core::call_record &x, const core::call_record &y) {
   return x.call == y.call && x.a == y.a && x.b == y.b;
 }
@@ -374,27 +391,6 @@ status alltoall_push(group &gr, void *dest, const void *src, size_t nbytes, cons
   return gr.sync(exit_rec, call);
 }
 
-namespace {
-
-// Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
-size_t chunk_of(const group &gr, size_t esize) {
-  const size_t room = std::min<size_t>(xchg_slot(*gr.t, gr.n) - sizeof(xchg_tag), SYMMEM_NET_DATA_SIGNAL_MAX - sizeof(xchg_tag));
-  return std::max(esize, room / esize * esize);
-}
-
-// Whether a block of len bytes goes as exchanges rather than pushed: up to exchange_max_bytes in
-// any number of exchanges, up to exchange_long_bytes in at most exchange_long_chunks (the world's
-// area at up to 4 PEs: 66-132 KiB chunks). OSU's osu_oshm_fcollect and osu_oshm_collect, the
-// world's form, 512 KiB / 1 MiB blocks, two rounds alternating the limits: 2 hosts x 1 PE fcollect
-// 207 / 428 us by exchanges against 367 / 690 pushed, collect 210 / 440 against 301 / 670; 2 x 2
-// fcollect 1052-1140 / 2270-2516 against 1733-1894 / 3771-3978 (OSHMEM 178-283 / 515-579 at 2 x 1).
-// Beyond, a block in many small chunks costs a message per chunk and member, more than one put.
-bool exchanges_carry(const group &gr, size_t len) {
-  return len <= exchange_max_bytes || (len <= exchange_long_bytes && len <= exchange_long_chunks * chunk_of(gr, 1));
-}
-
-}  // namespace
-
 // Blocks larger than a slot go as several exchanges, one chunk of every block each (the members
 // compute the same chunks: they depend only on the length and the team size), while
 // exchanges_carry them; larger ones are pushed (one network put per block, barriers).
@@ -403,7 +399,6 @@ bool exchange_fits(const group &gr, size_t len) {
 }
 
 namespace {
-
 
 // dest's block i gets team PE i's block_of(me) (nbytes), this PE's own block_of(me) last: fcollect
 // sends its source to everyone, alltoall block j of its source to team PE j.
