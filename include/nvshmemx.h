@@ -264,4 +264,7 @@ SYMMEM_NV_D void nvshmemx_putmem_signal_nbi_block(void *d, const void *s, size_t
 }
 #endif /* __CUDACC__ */
 
+/* NVSHMEM's tile API (namespace nvshmemx), where C++17 is on. */
+#include "symmem/detail/nvshmem_tile.h"
+
 #endif /* SYMMEM_NVSHMEMX_H */

@@ -122,6 +122,90 @@ void registered_buffer(int me, int npes) {
              cuMemRelease(h) == CUDA_SUCCESS, "releasing the buffer");
 }
 
+// NVSHMEM's tile API (nvshmemx::Tensor, tile_put/tile_get): a 40 x 24 float tile, contiguous along
+// dimension 0 (stride (1, 40)) or dimension 1 (stride (24, 1)), put to the right neighbour or got
+// from the left one by a thread, a warp, a warpgroup or a block; with bounds, only the elements
+// whose start_coord + index lies below `boundary` move, the others stay poisoned.
+constexpr int tile_m = 40, tile_n = 24;
+__host__ __device__ inline float tile_value(int pe, int i, int j) { return pe * 10000.0f + i * 100.0f + j; }
+
+template <int Form, bool Dim0, bool Bounded, bool Put>
+__global__ void tile_rma(float *local, float *sym) {
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
+  auto shape = nvshmemx::make_shape<ConstInt<tile_m>, int>(ConstInt<tile_m>{}, tile_n);
+  auto layout0 = nvshmemx::make_layout(shape, nvshmemx::make_stride<ConstInt<1>, int>(ConstInt<1>{}, tile_m));
+  auto layout1 = nvshmemx::make_layout(shape, nvshmemx::make_stride<int, ConstInt<1>>(tile_n, ConstInt<1>{}));
+  auto run = [&](auto layout) {
+    // put: this PE's local tile into the right neighbour's sym; get: the left neighbour's sym into local.
+    nvshmemx::Tensor<float, decltype(layout)> src(Put ? local : sym, layout), dst(Put ? sym : local, layout);
+    const int peer = Put ? (me + 1) % npes : (me - 1 + npes) % npes;
+    auto start = nvshmemx::make_shape<int, int>(30, 20);
+    auto bound = nvshmemx::make_shape<int, int>(64, 22);  // rows 0..33, columns 0..1 of the tile
+    struct none {};
+    constexpr auto algo = Put ? nvshmemx::tile_algo_t::PEER_PUSH_NBI : nvshmemx::tile_algo_t::PEER_PULL_NBI;
+    if constexpr (Bounded) {
+      using U = decltype(start);
+      if constexpr (Form == 0) { if (threadIdx.x == 0) Put ? nvshmemx::tile_put<decltype(src), decltype(dst), U, algo>(src, dst, start, bound, peer, 0) : nvshmemx::tile_get<decltype(src), decltype(dst), U, algo>(src, dst, start, bound, peer, 0); }
+      if constexpr (Form == 1) { if (threadIdx.x < 32) Put ? nvshmemx::tile_put_warp<decltype(src), decltype(dst), U, algo>(src, dst, start, bound, peer, 0) : nvshmemx::tile_get_warp<decltype(src), decltype(dst), U, algo>(src, dst, start, bound, peer, 0); }
+      if constexpr (Form == 2) { if (threadIdx.x < 128) Put ? nvshmemx::tile_put_warpgroup<decltype(src), decltype(dst), U, algo>(src, dst, start, bound, peer, 0) : nvshmemx::tile_get_warpgroup<decltype(src), decltype(dst), U, algo>(src, dst, start, bound, peer, 0); }
+      if constexpr (Form == 3) { Put ? nvshmemx::tile_put_block<decltype(src), decltype(dst), U, algo>(src, dst, start, bound, peer, 0) : nvshmemx::tile_get_block<decltype(src), decltype(dst), U, algo>(src, dst, start, bound, peer, 0); }
+    } else {
+      if constexpr (Form == 0) { if (threadIdx.x == 0) Put ? nvshmemx::tile_put<decltype(src), decltype(dst), none, algo>(src, dst, {}, {}, peer, 0) : nvshmemx::tile_get<decltype(src), decltype(dst), none, algo>(src, dst, {}, {}, peer, 0); }
+      if constexpr (Form == 1) { if (threadIdx.x < 32) Put ? nvshmemx::tile_put_warp<decltype(src), decltype(dst), none, algo>(src, dst, {}, {}, peer, 0) : nvshmemx::tile_get_warp<decltype(src), decltype(dst), none, algo>(src, dst, {}, {}, peer, 0); }
+      if constexpr (Form == 2) { if (threadIdx.x < 128) Put ? nvshmemx::tile_put_warpgroup<decltype(src), decltype(dst), none, algo>(src, dst, {}, {}, peer, 0) : nvshmemx::tile_get_warpgroup<decltype(src), decltype(dst), none, algo>(src, dst, {}, {}, peer, 0); }
+      if constexpr (Form == 3) { Put ? nvshmemx::tile_put_block<decltype(src), decltype(dst), none, algo>(src, dst, {}, {}, peer, 0) : nvshmemx::tile_get_block<decltype(src), decltype(dst), none, algo>(src, dst, {}, {}, peer, 0); }
+    }
+  };
+  if constexpr (Dim0) run(layout0); else run(layout1);
+  __syncthreads();
+  if (threadIdx.x == 0) nvshmem_quiet();
+}
+
+template <int Form, bool Dim0, bool Bounded, bool Put>
+void tile_case(int me, int npes, float *sym, float *local) {
+  const int count = tile_m * tile_n;
+  const int from = (me - 1 + npes) % npes;  // whose values land here: the left neighbour's, either way
+  std::vector<float> mine(count);
+  auto at = [](int i, int j) { return Dim0 ? i + j * tile_m : i * tile_n + j; };
+  for (int i = 0; i < tile_m; ++i)
+    for (int j = 0; j < tile_n; ++j) mine[at(i, j)] = tile_value(me, i, j);
+  // The source (local for a put, sym for a get) holds this PE's values; the destination is poisoned.
+  CK(cudaMemcpy(Put ? local : sym, mine.data(), count * sizeof(float), cudaMemcpyHostToDevice));
+  CK(cudaMemset(Put ? sym : local, gt::poison, count * sizeof(float)));
+  nvshmem_barrier_all();
+  tile_rma<Form, Dim0, Bounded, Put><<<1, 256>>>(local, sym);
+  CK(cudaDeviceSynchronize());
+  nvshmem_barrier_all();
+  std::vector<float> got(count);
+  CK(cudaMemcpy(got.data(), Put ? sym : local, count * sizeof(float), cudaMemcpyDeviceToHost));
+  float poison;
+  std::memset(&poison, gt::poison, sizeof poison);
+  for (int i = 0; i < tile_m; ++i) {
+    for (int j = 0; j < tile_n; ++j) {
+      const bool moves = !Bounded || (30 + i < 64 && 20 + j < 22);
+      const float want = moves ? tile_value(from, i, j) : poison;
+      EXPECT(std::memcmp(&got[at(i, j)], &want, sizeof want) == 0,
+             "PE %d: tile_%s form %d, dimension %d contiguous%s: element (%d, %d) = %g, want %g", me, Put ? "put" : "get",
+             Form, Dim0 ? 0 : 1, Bounded ? ", bounded" : "", i, j, got[at(i, j)], want);
+    }
+  }
+}
+
+void tile_checks(int me, int npes) {
+  float *sym = (float *)nvshmem_malloc(tile_m * tile_n * sizeof(float)), *local = nullptr;
+  CK(cudaMalloc(&local, tile_m * tile_n * sizeof(float)));
+  tile_case<0, true, false, true>(me, npes, sym, local);
+  tile_case<1, false, false, true>(me, npes, sym, local);
+  tile_case<2, true, true, true>(me, npes, sym, local);
+  tile_case<3, false, true, true>(me, npes, sym, local);
+  tile_case<0, false, true, false>(me, npes, sym, local);
+  tile_case<1, true, true, false>(me, npes, sym, local);
+  tile_case<2, false, false, false>(me, npes, sym, local);
+  tile_case<3, true, false, false>(me, npes, sym, local);
+  CK(cudaFree(local));
+  nvshmem_free(sym);
+}
+
 int main() {
   gt::skip_without_gpu("nvshmem_compat_test");
   nvshmem_init();
@@ -168,6 +252,7 @@ int main() {
 
   registered_buffer(me, npes);
   self_outside_heap_check(me);
+  tile_checks(me, npes);
 
   nvshmem_team_t even = NVSHMEM_TEAM_INVALID;
   int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
