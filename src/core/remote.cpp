@@ -710,6 +710,42 @@ void ctrl_put_add(int pe, size_t data_offset, const void *src, size_t n, size_t 
   must(r.net->signal_put(r.worker, pe, region_ctrl, at + data_offset, src, n, at + count_offset, v, call), pe, call);
 }
 
+bool remote_direct_signals() { return g.remote && r.net->has_signal_put() && !r.my_staged && !r.any_staged; }
+
+// Every piece is posted before any is waited for (up to `batch` at a time): the transport then
+// has the next piece while the network carries one. The headers stay here until their pieces
+// complete.
+void put_count(void *dest, const void *src, size_t n, int pe, size_t piece, size_t count_offset, const char *call) {
+  char *base = g.ctrl_table[static_cast<size_t>(pe)];
+  if (!is_remote(pe)) {
+    if (n != 0) std::memcpy(translate(dest, n, pe, call), src, n);
+    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(base + count_offset)).fetch_add(n, std::memory_order_release);
+    return;
+  }
+  constexpr size_t batch = 16;
+  uint64_t hdr[batch][3];
+  void *req[batch];
+  const uint64_t count_at = r.ctrl_base[static_cast<size_t>(pe)] + count_offset;
+  auto *d = static_cast<char *>(dest);
+  auto *s = static_cast<const char *>(src);
+  size_t posted = 0;
+  while (n > 0) {
+    const target t = resolve(d, std::min(n, piece), pe, call);
+    must(r.net->signal_put_post(r.worker, pe, hdr[posted], t.raddr, s, t.n, count_at, t.n, &req[posted], call), pe,
+         call);
+    if (req[posted] != nullptr) ++posted;
+    d += t.n;
+    s += t.n;
+    n -= t.n;
+    if (posted == batch || n == 0) {
+      for (size_t i = 0; i < posted; ++i) {
+        must(r.net->wait_request(r.worker, req[i], pe, "a data signal", call), pe, call);
+      }
+      posted = 0;
+    }
+  }
+}
+
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call) {
   if (!is_remote(pe)) {
     std::memcpy(dst, g.ctrl_table[static_cast<size_t>(pe)] + offset, n);

@@ -94,6 +94,16 @@ void ctrl_put(int pe, size_t offset, const void *src, size_t n, const char *call
 void ctrl_signal(int pe, size_t offset, const uint64_t *words, size_t n, const char *call);
 void ctrl_get(int pe, size_t offset, void *dst, size_t n, const char *call);
 size_t ctrl_offset(const void *addr_in_my_ctrl);
+// Whether data signals can carry data straight into the symmetric memory of PEs on other hosts
+// (put_count): the transport sends data signals itself, and no PE's heap is staged (every heap is
+// host memory its transport registered). The same answer on every PE of the job.
+bool remote_direct_signals();
+// Stores `n` bytes of `src` at the symmetric address `dest` (heap or static data) of PE pe, then
+// adds n to the 8-byte word at count_offset of PE pe's control segment with release order: for a
+// PE on another host as data signals of at most `piece` bytes (none crossing a heap granule), each
+// one message adding its own length, no reply, no flush (only where remote_direct_signals()); a
+// copy into the mapping and an atomic add for a node-local one. Returns when `src` may be reused.
+void put_count(void *dest, const void *src, size_t n, int pe, size_t piece, size_t count_offset, const char *call);
 // Adds `v` to the 8-byte word at `offset` of PE pe's control segment: an atomic add with release
 // order for a node-local PE; for a remote one, one network message whose handler adds with the
 // target's CPU atomics (posted: no flush covers it; the callers await its effect).

@@ -172,6 +172,17 @@ status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_rad
   return rc == 1 ? wait(w, req, pe, "a data signal", call) : code_status(rc);
 }
 
+status transport::signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_raddr, const void *data, size_t len,
+                                  uint64_t count_raddr, uint64_t v, void **req, const char *call) {
+  hdr[0] = data_raddr;
+  hdr[1] = count_raddr;
+  hdr[2] = v;
+  *req = nullptr;
+  const int rc = ops_.signal_put(w, pe, hdr, data, len, req, call);
+  if (rc != 1) *req = nullptr;
+  return rc == 1 ? ok_status : code_status(rc);
+}
+
 status transport::staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
   SYMMEM_TRY(code_status(ops_.staged_put(w, pe, raddr, src, len, call)));
   return bound_backlog(w, pe, call);

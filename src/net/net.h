@@ -74,6 +74,15 @@ class transport {
   // adds v to the word at count_raddr there (a data signal): one message, complete when it returns.
   status signal_put(void *w, int pe, uint32_t region, uint64_t data_raddr, const void *data, size_t len,
                     uint64_t count_raddr, uint64_t v, const char *call);
+  // The same, posted (the plugin's own data signals only: has_signal_put): `hdr` (3 words, filled
+  // here) and `data` must stay until it completes; *req is then nullptr (complete already) or a
+  // request for wait_request.
+  status signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_raddr, const void *data, size_t len,
+                         uint64_t count_raddr, uint64_t v, void **req, const char *call);
+  // Waits for a request that signal_put_post gave (`what` names the operation, for a wait that ends).
+  status wait_request(void *w, void *req, int pe, const char *what, const char *call) {
+    return wait(w, req, pe, what, call);
+  }
   // Staged operations on PE pe's heap (net_plugin.h), at most SYMMEM_NET_DATA_SIGNAL_MAX bytes:
   // staged_put returns when `src` may be reused and completes at the next quiet; staged_get
   // returns when `dst` (host memory) holds the data; staged_amo as amo.
@@ -85,6 +94,8 @@ class transport {
   // sets the signal, SYMMEM_NET_AMO_ADD adds. Returns when `src` may be reused; complete at the next
   // quiet. False when the plugin has no such operation (nothing was sent).
   bool has_staged_put_signal() const { return ops_.staged_put_signal != nullptr; }
+  // Whether the plugin sends data signals itself (else signal_put is a put, a quiet and an add).
+  bool has_signal_put() const { return ops_.signal_put != nullptr; }
   status staged_put_signal(void *w, int pe, uint64_t raddr, const void *src, size_t len, uint64_t sig_raddr, int op,
                            uint64_t value, const char *call);
   // Whether staged operations of the worker that a quiet completes (puts, non-fetching atomics)
