@@ -142,6 +142,7 @@ status broadcast(group &gr, void *dest, const void *src, size_t nbytes, int root
   }
   if (gr.t != nullptr && !gr.local) {
     if (nbytes <= teams::net_ring_bytes) return broadcast_push(gr, dest, src, nbytes, root, update_root, call);
+    if (broadcast_direct_fits(gr, nbytes)) return broadcast_direct(gr, dest, src, nbytes, root, update_root, call);
     if (broadcast_exchange_fits(gr, nbytes)) return broadcast_exchange(gr, dest, src, nbytes, root, update_root, call);
     if (nbytes <= teams::net_push_bytes) return broadcast_push(gr, dest, src, nbytes, root, update_root, call);
     return broadcast_pull(gr, dest, src, nbytes, root, update_root, call);

@@ -91,6 +91,9 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
 // The bytes of a collect's dest: the sum of the contributions, which must not wrap.
 size_t total_of(const std::vector<uint64_t> &sizes, const char *call);
 bool broadcast_exchange_fits(const group &gr, size_t nbytes);
+bool broadcast_direct_fits(const group &gr, size_t nbytes);
+status broadcast_direct(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                        const char *call);
 status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                           const char *call);
 status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,

@@ -56,6 +56,12 @@ constexpr size_t exchange_long_bytes = size_t{1} << 20;    // per block, in at m
 constexpr size_t exchange_long_chunks = 16;                 // (see exchange_fits)
 constexpr size_t bcast_exchange_max_bytes = size_t{512} << 10;  // broadcasts by exchanges, at most
 constexpr int bcast_exchange_pes = 8;  // members of a broadcast by exchanges, at most (broadcast_exchange)
+// Broadcasts straight into the members' dest (broadcast_direct): past bcast_direct_two_bytes at 2
+// members, from bcast_direct_many_bytes at 3 to bcast_exchange_pes; in data signals of the most
+// one carries (measured: 128 KiB pieces took 15-25% longer than 256 KiB ones at 512 KiB-1 MiB).
+constexpr size_t bcast_direct_two_bytes = size_t{256} << 10;
+constexpr size_t bcast_direct_many_bytes = size_t{128} << 10;
+constexpr size_t bcast_direct_piece = SYMMEM_NET_DATA_SIGNAL_MAX;
 
 // Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
 size_t chunk_of(const group &gr, size_t esize) {
@@ -228,7 +234,8 @@ void push_all(group &gr, void *dest, size_t dst_off, const void *src, size_t len
 // so they may arrive in any order: a member that counts a later root's announcement before an
 // earlier root's knows the earlier root is in its broadcast (the later root took that one from
 // it), and that root waits for this member's take. A member: one announcement and a get; the
-// root: that and the last taker's add. The form it replaces took two barriers and a get.
+// root: that and the last taker's add. The form it replaces took two barriers and a get. Used past
+// 512 KiB where broadcast_direct does not fit: more than bcast_exchange_pes members, a staged heap.
 status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call) {
   if (nbytes == 0) return ok_status;  // (a one-PE team is node-local: it never comes here)
@@ -464,8 +471,94 @@ status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes,
   return ok_status;
 }
 
+// A large broadcast of a few PEs, written straight into the members' dest: one exchange in which
+// every member's block carries only its call and one flag (a member's block says that it has
+// entered the call, so its dest may be written, and the calls are checked as in
+// broadcast_exchange), then the root sends the data into the dest of each member on another host
+// that forwards (below) as data signals of up to bcast_direct_piece bytes (core::put_count, all
+// posted before any is waited for), each adding its length to that member's net_bcast_landed, and
+// copies it into the dest of the members on its own host likewise. The root returns once they are
+// sent (data signals copy: src may be reused); a member once its count has grown by nbytes. The
+// data crosses to each other host once: there the first member of the team (the flag of its
+// block) copies it on into the dest of the others, each adding nbytes to the other's count, once
+// its own count is complete. Against broadcast_exchange the root streams every piece without a
+// member's answer per chunk, a member copies nothing out of its exchange area, and a host gets
+// the data once; against the pull, no large get (a get or a put of 512 KiB-1 MiB took 1.6-1.8x
+// what the same bytes took as data signals on the kernel's TCP; puts in 256 KiB or 1 MiB pieces,
+// counted after a quiet, took 1.10-1.16x what the exchange and the pull take, and pulling in
+// 256 KiB gets was no faster than one get).
+// OSU's osu_oshm_broadcast, alternating with the exchange (up to 512 KiB) and the pull (1 MiB),
+// medians of per-round ratios over 4-7 rounds: 2 hosts x 1 PE, 512 KiB 0.81-0.94x, 1 MiB 0.88-0.93x
+// in two runs (123 / 255 us against 153 / 290 in one); on this VM's slower days 0.95x / 0.93x
+// (333 / 661 us against 350 / 678; OSHMEM 261 / 491). 2 hosts x 2 PEs (4 PEs on 2 CPUs), 128 KiB
+// to 1 MiB: 0.54x, 0.39x, 0.43x, 0.68x (97 / 152 / 364 / 677 us against 164 / 404 / 905 / 953).
+// At 256 KiB and 2 members, or 64 KiB and 4, no faster (1.01x, 1.41x): the exchange starts the
+// data at once, where this waits for the members' blocks first.
+// net_bcast_landed is a count of its own: only direct broadcasts add to it, and only for the
+// member's current one. Data goes into member M's dest only from a PE that has M's block of that
+// broadcast's exchange (the root, or the forwarding member of M's host: every member has every
+// block), i.e. after M entered the broadcast, and M leaves it only once its count has grown by
+// nbytes; so every byte counted at M between its entry and its exit belongs to this broadcast: an
+// earlier one's were all counted before M left it (M waited for them), and a later one's cannot
+// go before M enters that one, whichever PE roots it. (The pull's net_bcast counts announcements,
+// which may run a broadcast ahead of a member: counting data there would mix the two.) A member
+// that called with another length or root is named by the exchange before any data goes.
+status broadcast_direct(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
+                        const char *call) {
+  const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
+  teams::team &t = *gr.t;
+  const int n = gr.n;
+  const int root_pe = gr.world(root);
+  // This PE forwards the data on its host when the root is on another and no member before it
+  // is on this one.
+  bool forwards = core::is_remote(root_pe);
+  for (int m = 0; m < gr.me && forwards; ++m) forwards = core::is_remote(gr.world(m));
+  const uint64_t flag = forwards ? 1 : 0;
+  thread_local std::vector<char> forwarder;  // by team PE: its flag
+  forwarder.assign(static_cast<size_t>(n), 0);
+  SYMMEM_TRY(exchange(gr, sizeof flag, rec, [&flag](int) { return reinterpret_cast<const char *>(&flag); },
+                      [](int i, const unsigned char *b) { forwarder[static_cast<size_t>(i)] = b[0] != 0; }, call));
+  const size_t landed_off = teams::area_offset(t) + offsetof(teams::team_area, net_bcast_landed);
+  if (gr.me == root) {
+    // The other hosts first: their pieces are on the wire while the node-local members' copy.
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int k = 1; k < n; ++k) {
+        const int i = (gr.me + k) % n;
+        const int pe = gr.world(i);
+        if (pass == 0 ? core::is_remote(pe) && forwarder[static_cast<size_t>(i)] : !core::is_remote(pe)) {
+          core::put_count(dest, src, nbytes, pe, bcast_direct_piece, landed_off, call);
+        }
+      }
+    }
+    if (update_root && dest != src) std::memmove(dest, src, nbytes);
+    return ok_status;
+  }
+  const bool from_root = forwards || !core::is_remote(root_pe);
+  wait_at_least(teams::area(t, core::g.my_pe)->net_bcast_landed, t.net_bcast_landed += nbytes,
+                [root_pe, root, from_root] {
+                  return strfmt("PE %d%s (team PE %d, the root) to send the broadcast's data%s", root_pe,
+                                core::remote_note(root_pe), root,
+                                from_root ? "" : " (through the first member of the team on this host)");
+                },
+                call);
+  if (forwards) {  // the members after this one on its host (none is before it)
+    for (int i = gr.me + 1; i < n; ++i) {
+      const int pe = gr.world(i);
+      if (!core::is_remote(pe)) core::put_count(dest, dest, nbytes, pe, bcast_direct_piece, landed_off, call);
+    }
+  }
+  return ok_status;
+}
+
+bool broadcast_direct_fits(const group &gr, size_t nbytes) {
+  return gr.n <= bcast_exchange_pes &&
+         (gr.n == 2 ? nbytes > bcast_direct_two_bytes : nbytes >= bcast_direct_many_bytes) &&
+         exchange_fits(gr, sizeof(uint64_t)) && core::remote_direct_signals();
+}
+
 // Up to 512 KiB: at 2 hosts x 1 PE, 512 KiB took 147-152 us by exchanges against 155-159 pulled,
 // 1 MiB 297-304 against 273-284 (OSU's osu_oshm_broadcast, two rounds alternating the limits).
+// (broadcast_direct, asked first, takes the larger ones of these where it fits.)
 bool broadcast_exchange_fits(const group &gr, size_t nbytes) {
   return gr.n <= bcast_exchange_pes && nbytes <= bcast_exchange_max_bytes && exchange_fits(gr, nbytes);
 }

@@ -7,8 +7,9 @@
  * far each got before it reuses a slot), on a team split across the hosts, destroyed and split
  * again into the same slot (its counts start over), and on sizes from 8 B to 258 KiB: those that
  * take one of the ring's slots (up to 4 KiB), those that go as exchanges (4 KiB + 8 B to 256 KiB,
- * up to 8 PEs; with more PEs, two of the ring's slots up to 8 KiB, then pulled), those pulled
- * (258 KiB) and sizes that change from call to call, so the slots of one broadcast wrap around the
+ * up to 8 PEs; with more PEs, two of the ring's slots up to 8 KiB, then pulled), 258 KiB (and from
+ * 128 KiB at 3 to 8 PEs: written straight into the dest, see mh_bcast_large; pulled with more
+ * PEs) and sizes that change from call to call, so the slots of one broadcast wrap around the
  * ring at every place.
  *
  *   mh_bcast [ROUNDS]      (default 400) */
@@ -97,7 +98,7 @@ int main(int argc, char **argv) {
   run_sizes(SHMEM_TEAM_WORLD, rounds / 4, 8192, mixed, sizeof mixed / sizeof mixed[0], -1, "world, mixed sizes");
   run_sizes(SHMEM_TEAM_WORLD, rounds / 4, 8192, mixed, sizeof mixed / sizeof mixed[0], 0, "world, mixed sizes, root 0");
   run(SHMEM_TEAM_WORLD, 8, 32768, -1, "world, 256 KiB");
-  run(SHMEM_TEAM_WORLD, 8, 33000, -1, "world, 258 KiB"); /* past the exchanges: pulled */
+  run(SHMEM_TEAM_WORLD, 8, 33000, -1, "world, 258 KiB"); /* past the exchanges: direct, or pulled */
   for (int again = 0; again < 3; ++again) {
     /* every other PE: with the PEs filling the hosts in order, a team with members on each host */
     shmem_team_t odd = SHMEM_TEAM_INVALID;
