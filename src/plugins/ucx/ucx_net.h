@@ -52,6 +52,7 @@ struct worker {
   ucp_worker_h w = nullptr;
   bool shared = false;
   bool locked = false;
+  bool is_default = false;  // the PE's default worker, which the progress thread serves
   std::mutex lock;
   std::vector<ucp_ep_h> eps;  // per PE; nullptr unless remote
   std::unordered_map<uint64_t, cached_rkey> cache;
@@ -71,6 +72,12 @@ struct worker {
   // Bytes of this worker's staged requests that UCX has not sent yet (their buffers are still
   // held; ucx_staged.cpp, staged_backlog).
   std::atomic<uint64_t> staged_unsent{0};
+  // Small staged puts to one PE not sent yet, which travel together as one message (ucx_staged.cpp,
+  // "Batches"): the buffer (a request header, then the puts' records), the bytes of records in it
+  // and their PE. Under the worker's lock; counted in staged_pending and staged_to from its first put.
+  char *batch = nullptr;
+  size_t batch_len = 0;
+  int batch_pe = -1;
   int efd = -2;  // the worker's event descriptor (ucx_progress.cpp, event_fd); -2: not asked yet, -1: none
 };
 
@@ -96,6 +103,12 @@ struct plugin {
   std::thread progress_thread;
   std::atomic<bool> stop_progress{false};
   std::atomic<uint64_t> main_progress{0};  // bumped by every progress call of the library
+  // Set under the default worker's lock while the progress thread sleeps on the event descriptor:
+  // a batch begun meanwhile wakes it (ucx_staged.cpp, "Batches").
+  std::atomic<bool> progress_asleep{false};
+  // Staged puts of at most batch_put bytes are batched, up to batch_bytes of records per message
+  // (SYMMEM_NET_PUT_BATCH; 0: every staged put is its own message).
+  size_t batch_put = 0, batch_bytes = 0;
 };
 
 inline uint64_t key_of(int pe, uint32_t region) { return (static_cast<uint64_t>(pe) << 32) | region; }
@@ -140,7 +153,10 @@ inline constexpr unsigned signal_put_am_id = 9;
 int set_signal_handler(worker &wk, const char *call);
 
 // The endpoint to `pe`, or nullptr after reporting why (not remote, or its connection broke).
+// Sends the worker's batch of staged puts first, so that it goes before any later operation.
 ucp_ep_h endpoint(worker &wk, int pe, const char *call);
+// The same without sending the batch.
+ucp_ep_h reach(worker &wk, int pe, const char *call);
 // What a posted UCX operation returned: 0 done, 1 with *req in flight (req NULL: released, the
 // flush completes it), or the reported error.
 int posted(worker &wk, ucs_status_ptr_t r, void **req, int pe, const char *what, const char *call);
@@ -157,6 +173,13 @@ int test_staged(worker &wk, void *req, const char *call);
 // A flush while staged operations are outstanding: a request that completes once they are all
 // answered and UCX's own flush (when one is needed) completed.
 int flush_staged(worker &wk, int pe, void **req, const char *call);
+// Sends the worker's batch of staged puts, when it holds one (under the worker's lock).
+void send_batch(worker &wk, const char *call);
+inline void send_batch_if_any(worker &wk, const char *call) {
+  if (SYMMEM_UCX_UNLIKELY(wk.batch != nullptr)) send_batch(wk, call);
+}
+// Frees a batch never sent (a worker destroyed without a flush).
+void drop_batch(worker &wk);
 void fill_staged_ops(symmem_net_ops &ops);
 
 }  // namespace symmem::ucx

@@ -45,8 +45,13 @@ ucp_rkey_h rkey_for(worker &wk, int pe, uint32_t region, const char *call) {
   return c.rkey;
 }
 
-// The endpoint to `pe`, or nullptr after saying why (not remote, or its connection broke).
 ucp_ep_h endpoint(worker &wk, int pe, const char *call) {
+  send_batch_if_any(wk, call);
+  return reach(wk, pe, call);
+}
+
+// The endpoint to `pe`, or nullptr after saying why (not remote, or its connection broke).
+ucp_ep_h reach(worker &wk, int pe, const char *call) {
   plugin &p = *wk.pl;
   if (SYMMEM_UCX_UNLIKELY(pe < 0 || pe >= p.host.n_pes || wk.eps[static_cast<size_t>(pe)] == nullptr)) {
     report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call, "PE %d is not reached through UCX", pe);
@@ -249,6 +254,7 @@ ucs_status_t on_signal_put(void *arg, const void *header, size_t header_length, 
 int do_fence(void *w, const char *call) {
   worker &wk = *static_cast<worker *>(w);
   worker_guard guard(wk);
+  send_batch_if_any(wk, call);
   ucs_status_t st = ucp_worker_fence(wk.w);
   return st == UCS_OK ? SYMMEM_SUCCESS
                       : report(*wk.pl, SYMMEM_ERR_SYSTEM, call, "UCX fence failed: %s", ucs_status_string(st));
@@ -258,6 +264,7 @@ int do_flush(void *w, int pe, void **req, const char *call) {
   worker &wk = *static_cast<worker *>(w);
   worker_guard guard(wk);
   ucp_request_param_t rp{};
+  send_batch_if_any(wk, call);
   if (wk.staged_pending.load(std::memory_order_acquire) != 0 || wk.staged_error.load(std::memory_order_relaxed) != 0) {
     return flush_staged(wk, pe, req, call);  // the answers of staged operations, then UCX's flush
   }
@@ -296,6 +303,7 @@ int do_progress(void *w) {
   worker &wk = *static_cast<worker *>(w);
   wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
   worker_guard guard(wk);
+  send_batch_if_any(wk, "progress");
   return static_cast<int>(ucp_worker_progress(wk.w));
 }
 

@@ -36,9 +36,11 @@ constexpr std::chrono::microseconds min_nap = 200us;
 constexpr std::chrono::microseconds max_nap = 2ms;
 
 // Progresses until idle; the lock is taken per step so the PE's own thread never waits long.
+// A batch of staged puts that the PE's thread left goes out first.
 void drain(worker &wk) {
   for (;;) {
     worker_guard guard(wk);
+    send_batch_if_any(wk, "progress");
     if (ucp_worker_progress(wk.w) == 0) return;
   }
 }
@@ -60,7 +62,9 @@ void progress_loop(plugin *p, int efd) {
     ucs_status_t st;
     {
       worker_guard guard(wk);
-      st = ucp_worker_arm(wk.w);
+      // A batch begun since the drain is sent first; one begun from here on signals the worker.
+      st = wk.batch != nullptr ? UCS_ERR_BUSY : ucp_worker_arm(wk.w);
+      if (st == UCS_OK) p->progress_asleep.store(true, std::memory_order_relaxed);
     }
     if (st == UCS_ERR_BUSY) continue;  // events arrived meanwhile: progress them first
     if (st != UCS_OK) {
@@ -69,6 +73,7 @@ void progress_loop(plugin *p, int efd) {
     }
     pollfd pfd{efd, POLLIN, 0};
     ::poll(&pfd, 1, 100);  // bounded, so that a lost wake-up costs 100 ms at most
+    p->progress_asleep.store(false, std::memory_order_relaxed);
   }
 }
 
@@ -90,6 +95,7 @@ int idle(void *w, unsigned usec) {
   int efd;
   {
     worker_guard guard(wk);
+    send_batch_if_any(wk, "idle");
     efd = event_fd(wk);
     if (efd >= 0) {
       const ucs_status_t st = ucp_worker_arm(wk.w);
