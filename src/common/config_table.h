@@ -54,7 +54,7 @@
     "round trip instead of the two of UCX's put and flush over TCP; larger puts use UCX RMA. 0: "      \
     "always RMA.")                                                                                      \
   X(net_put_batch, size, "NET_PUT_BATCH", "64k", "", "", "",                                              \
-    "Staged puts of at most an eighth of this many bytes to one PE on another host travel together, " \
+    "Staged puts on the default context of at most an eighth of this many bytes to one PE on another host travel together, " \
     "up to this many bytes in one message, sent at the next other operation on the context, quiet, "   \
     "fence or wait, or by the progress thread; a put with nothing to its PE unanswered goes at once. " \
     "0: every staged put is its own message (read by the UCX plugin; at most 256k).")                   \

@@ -225,36 +225,56 @@ int main(int argc, char **argv) {
     }
   }
   if (ctx != SHMEM_CTX_DEFAULT) shmem_ctx_destroy(ctx);
-  /* No quiet: puts and a flag, then a loop outside the library until the answer lands. */
-  sack = 0;
-  for (int i = 0; i < MAXPE; ++i) hflag[i] = 0;
-  shmem_barrier_all();
-  if (me < npes / 2) {
-    for (int p = 0; p < 50; ++p) {
-      const unsigned char v = (unsigned char)(p + 1);
-      shmem_putmem(mine + p, &v, 1, far);
+  /* No quiet: puts and a flag, then a loop outside the library until the answer lands; on the
+   * default context, then on a private one (whose worker no progress thread serves: its puts must
+   * not wait for the program's next call). */
+  for (int pass = 0; pass < 2; ++pass) {
+    shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+    if (pass == 1 && shmem_ctx_create(SHMEM_CTX_PRIVATE, &c) != 0) c = SHMEM_CTX_DEFAULT;
+    if (c != SHMEM_CTX_DEFAULT && me < npes / 2) {
+      /* A context's worker connects to a PE on its first operation, which needs the library's
+       * progress: connected first, so that what follows tests its sends, not its connection. */
+      const unsigned char z = 0;
+      shmem_ctx_putmem(c, mine + SLOT - 1, &z, 1, far);
+      shmem_ctx_quiet(c);
     }
-    shmem_long_p(hflag + me, 1, far);
-    const double t0 = now();
-    while (__atomic_load_n(&sack, __ATOMIC_ACQUIRE) == 0) {
-      if (now() - t0 > 20) {
-        fprintf(stderr, "PE %d: puts and a flag without quiet: no answer from PE %d in 20 s\n", me, far);
-        shmem_global_exit(1);
+    sack = 0;
+    for (int i = 0; i < MAXPE; ++i) hflag[i] = 0;
+    memset(hbuf, 0, (size_t)npes * SLOT);
+    shmem_barrier_all();
+    if (me < npes / 2) {
+      for (int p = 0; p < 50; ++p) {
+        const unsigned char v = (unsigned char)(p + 1 + 100 * pass);
+        shmem_ctx_putmem(c, mine + p, &v, 1, far);
       }
+      shmem_ctx_long_p(c, hflag + me, 1, far);
+      const double t0 = now();
+      while (__atomic_load_n(&sack, __ATOMIC_ACQUIRE) == 0) {
+        if (now() - t0 > 20) {
+          fprintf(stderr, "PE %d: puts and a flag without quiet (%s context): no answer from PE %d in 20 s\n", me,
+                  pass == 0 ? "default" : "private", far);
+          shmem_global_exit(1);
+        }
+      }
+    } else if (me - npes / 2 < npes / 2) {
+      const int w = me - npes / 2;
+      shmem_long_wait_until(hflag + w, SHMEM_CMP_EQ, 1);
+      shmem_fence(); /* nothing to order: the flag may come before the data; wait for the data too */
+      const unsigned char *got = hbuf + (size_t)w * SLOT;
+      const double t0 = now();
+      for (int p = 0; p < 50; ++p)
+        while (__atomic_load_n(&got[p], __ATOMIC_ACQUIRE) != (unsigned char)(p + 1 + 100 * pass)) {
+          if (now() - t0 > 20) fail("puts without quiet never arrived", pass, (size_t)p, got[p], p + 1 + 100 * pass);
+          shmem_long_test(hflag + w, SHMEM_CMP_EQ, 1); /* progress */
+        }
+      const long one = 1;
+      shmem_long_put(&sack, &one, 1, w);
     }
-  } else if (me - npes / 2 < npes / 2) {
-    const int w = me - npes / 2;
-    shmem_long_wait_until(hflag + w, SHMEM_CMP_EQ, 1);
-    shmem_fence(); /* nothing to order: the flag may come before the data; wait for the data too */
-    const unsigned char *got = hbuf + (size_t)w * SLOT;
-    const double t0 = now();
-    for (int p = 0; p < 50; ++p)
-      while (__atomic_load_n(&got[p], __ATOMIC_ACQUIRE) != (unsigned char)(p + 1)) {
-        if (now() - t0 > 20) fail("puts without quiet never arrived", 0, (size_t)p, got[p], p + 1);
-        shmem_long_test(hflag + w, SHMEM_CMP_EQ, 1); /* progress */
-      }
-    const long one = 1;
-    shmem_long_put(&sack, &one, 1, w);
+    shmem_barrier_all();
+    if (c != SHMEM_CTX_DEFAULT) {
+      shmem_ctx_quiet(c);
+      shmem_ctx_destroy(c);
+    }
   }
   shmem_barrier_all();
   if (me == 0) printf("mh_batch: %ld rounds on %d PEs: ok\n", rounds, npes);

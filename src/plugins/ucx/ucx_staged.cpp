@@ -22,6 +22,10 @@
 // the library. It is counted as one unanswered operation from its first put, so a quiet, a fence
 // (then a quiet), a get or a fetching atomic to the PE send and complete it. A put with nothing to
 // its PE unanswered goes at once, by itself: a lone put, or a flag after a quiet, is not held.
+// Only the default worker batches: the progress thread serves it, so a batch that a PE left there
+// when it went off to compute outside the library still goes. A context's worker has no such
+// thread (the program's own waits progress it), so its puts go one message each, as before: a
+// program that puts a flag on a context and then spins on its own memory is not left waiting.
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -271,7 +275,7 @@ int batch_put(worker &wk, int pe, uint64_t raddr, const void *src, size_t len, c
 
 int do_staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
   worker &wk = *static_cast<worker *>(w);
-  if (len != 0 && len <= wk.pl->batch_put) {
+  if (len != 0 && len <= wk.pl->batch_put && wk.is_default) {  // (the progress thread serves only this worker)
     const int rc = batch_put(wk, pe, raddr, src, len, call);
     if (rc != 1) return rc;
   }
