@@ -716,10 +716,9 @@ bool remote_direct_signals() { return g.remote && r.net->has_signal_put() && !r.
 // has the next piece while the network carries one. The headers stay here until their pieces
 // complete.
 void put_count(void *dest, const void *src, size_t n, int pe, size_t piece, size_t count_offset, const char *call) {
-  char *base = g.ctrl_table[static_cast<size_t>(pe)];
   if (!is_remote(pe)) {
     if (n != 0) std::memcpy(translate(dest, n, pe, call), src, n);
-    std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(base + count_offset)).fetch_add(n, std::memory_order_release);
+    ctrl_add(pe, count_offset, n, call);  // release: the bytes are seen before the count
     return;
   }
   constexpr size_t batch = 16;

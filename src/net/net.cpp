@@ -166,10 +166,10 @@ status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_rad
     SYMMEM_TRY(quiet(w, pe, call));
     return signal_add(w, pe, region, count_raddr, v, call);
   }
-  const uint64_t hdr[3] = {data_raddr, count_raddr, v};
+  uint64_t hdr[3];
   void *req = nullptr;
-  int rc = ops_.signal_put(w, pe, hdr, data, len, &req, call);
-  return rc == 1 ? wait(w, req, pe, "a data signal", call) : code_status(rc);
+  SYMMEM_TRY(signal_put_post(w, pe, hdr, data_raddr, data, len, count_raddr, v, &req, call));
+  return req != nullptr ? wait(w, req, pe, "a data signal", call) : ok_status;
 }
 
 status transport::signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_raddr, const void *data, size_t len,
@@ -177,10 +177,10 @@ status transport::signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_
   hdr[0] = data_raddr;
   hdr[1] = count_raddr;
   hdr[2] = v;
-  *req = nullptr;
   const int rc = ops_.signal_put(w, pe, hdr, data, len, req, call);
-  if (rc != 1) *req = nullptr;
-  return rc == 1 ? ok_status : code_status(rc);
+  if (rc == 1) return ok_status;
+  *req = nullptr;
+  return code_status(rc);
 }
 
 status transport::staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {

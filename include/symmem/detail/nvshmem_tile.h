@@ -74,7 +74,6 @@ struct Tensor {
   __host__ __device__ constexpr Tensor(T *data, L layout) : _data(data), _layout(layout) {}
   __host__ __device__ Tensor(L layout) : _data(nullptr), _layout(layout) {}
   __host__ __device__ constexpr L layout() const { return _layout; }
-  __host__ __device__ T *data() { return _data; }
   __host__ __device__ T *data() const { return _data; }
   __host__ __device__ constexpr auto shape() const { return _layout.shape(); }
   __host__ __device__ constexpr auto stride() const { return _layout.stride(); }

@@ -157,6 +157,8 @@ int set_signal_handler(worker &wk, const char *call);
 ucp_ep_h endpoint(worker &wk, int pe, const char *call);
 // The same without sending the batch.
 ucp_ep_h reach(worker &wk, int pe, const char *call);
+// The same without counting a call of the PE's thread (the progress thread sends batches too).
+ucp_ep_h usable_endpoint(worker &wk, int pe, const char *call);
 // What a posted UCX operation returned: 0 done, 1 with *req in flight (req NULL: released, the
 // flush completes it), or the reported error.
 int posted(worker &wk, ucs_status_ptr_t r, void **req, int pe, const char *what, const char *call);

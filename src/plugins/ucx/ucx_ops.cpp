@@ -50,8 +50,7 @@ ucp_ep_h endpoint(worker &wk, int pe, const char *call) {
   return reach(wk, pe, call);
 }
 
-// The endpoint to `pe`, or nullptr after saying why (not remote, or its connection broke).
-ucp_ep_h reach(worker &wk, int pe, const char *call) {
+ucp_ep_h usable_endpoint(worker &wk, int pe, const char *call) {
   plugin &p = *wk.pl;
   if (SYMMEM_UCX_UNLIKELY(pe < 0 || pe >= p.host.n_pes || wk.eps[static_cast<size_t>(pe)] == nullptr)) {
     report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call, "PE %d is not reached through UCX", pe);
@@ -62,9 +61,15 @@ ucp_ep_h reach(worker &wk, int pe, const char *call) {
            ucs_status_string(static_cast<ucs_status_t>(f)));
     return nullptr;
   }
-  // The PE's thread is in the library: the progress thread stays a backstop (ucx_progress.cpp).
-  p.main_progress.fetch_add(1, std::memory_order_relaxed);
   return wk.eps[static_cast<size_t>(pe)];
+}
+
+// The endpoint to `pe`, or nullptr after saying why (not remote, or its connection broke).
+ucp_ep_h reach(worker &wk, int pe, const char *call) {
+  ucp_ep_h ep = usable_endpoint(wk, pe, call);
+  // The PE's thread is in the library: the progress thread stays a backstop (ucx_progress.cpp).
+  if (ep != nullptr) wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
+  return ep;
 }
 
 int posted(worker &wk, ucs_status_ptr_t r, void **req, int pe, const char *what, const char *call) {

@@ -436,13 +436,10 @@ void send_batch(worker &wk, const char *call) {
   const request_hdr h{0, len, 2 * (static_cast<uint64_t>(pe) + 1), 0, 0, static_cast<uint32_t>(kind::put_batch), 0};
   std::memcpy(buf, &h, sizeof h);
   int rc = SYMMEM_ERR_PEER_GONE;
-  if (int f = p.failed[static_cast<size_t>(pe)].load(std::memory_order_relaxed); SYMMEM_UCX_UNLIKELY(f != 0)) {
+  if (ucp_ep_h ep = usable_endpoint(wk, pe, call); ep == nullptr) {
     owned_free(buf);
-    report(p, rc, call, "PE %d is unreachable: its UCX connection broke (%s)", pe,
-           ucs_status_string(static_cast<ucs_status_t>(f)));
   } else {
-    rc = send_owned(p, &wk, wk.eps[static_cast<size_t>(pe)], staged_request_am_id, buf, sizeof h, len, true, pe,
-                    "put", call);
+    rc = send_owned(p, &wk, ep, staged_request_am_id, buf, sizeof h, len, true, pe, "put", call);
   }
   if (rc != SYMMEM_SUCCESS) {  // the flush that waits for it reports the error
     int none = 0;
