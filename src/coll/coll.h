@@ -98,6 +98,9 @@ status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes,
                           const char *call);
 status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,
                        const core::call_record &rec, const char *call);
+status reduce_split(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,
+                    const core::call_record &rec, const char *call);
+bool reduce_split_fits(const group &gr, size_t nbytes, size_t esize);
 
 status reduce(group &gr, void *dest, const void *src, size_t nelems, const reducer &r, uint32_t op_id,
               const char *call);

@@ -77,8 +77,11 @@ status reduce(group &gr, void *dest, const void *src, size_t nelems, const reduc
   // each remote PE's part 8 KiB at a time, a network round trip each (OSU's osu_oshm_reduce at
   // 2 hosts x 1 PE, 512 KiB and 1 MiB: 1.44 and 2.86 ms by slices, 0.34 and 0.67 ms by exchanges;
   // OSHMEM 0.20 and 0.43). fcollect, collect and alltoall push their blocks past what
-  // exchanges_carry (coll_net.cpp).
-  if (exchange_fits(gr, 0)) return reduce_exchange(gr, dest, src, nelems, r, rec, call);
+  // exchanges_carry (coll_net.cpp). Past two exchanges' worth, split by segments (reduce_split).
+  if (exchange_fits(gr, 0)) {
+    return reduce_split_fits(gr, nbytes, r.esize) ? reduce_split(gr, dest, src, nelems, r, rec, call)
+                                                   : reduce_exchange(gr, dest, src, nelems, r, rec, call);
+  }
   if (gr.shm() && nbytes <= small_reduce_bytes && nbytes * static_cast<size_t>(gr.n) <= 4 * small_reduce_bytes) {
     return reduce_small(gr, dest, src, nelems, r, rec, call);
   }
