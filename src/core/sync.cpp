@@ -299,6 +299,10 @@ void spin_wait::give_up_core() {
     remote_idle(idle_usec);
     return;
   }
+  if (turns_ == spin_turns && !node_oversubscribed()) {  // the first time: spin on (remote_spin_turns)
+    spin_limit_ = remote_spin_turns;
+    return;
+  }
   sched_yield();
   const int64_t after = now_ns();
   if (after - now <= std::chrono::nanoseconds(slow_yield).count()) {
