@@ -35,8 +35,10 @@ while [ $# -gt 0 ]; do
     *) echo "osu_net.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+# Releases from 7.0 keep the C programs under c/ (c/openshmem, c/util).
+[ -n "$osu" ] && [ ! -f "$osu/openshmem/osu_oshm_put.c" ] && [ -f "$osu/c/openshmem/osu_oshm_put.c" ] && osu=$osu/c
 [ -n "$osu" ] && [ -f "$osu/openshmem/osu_oshm_put.c" ] ||
-  { echo "osu_net.sh: --osu DIR must be an OSU Micro-Benchmarks source tree (DIR/openshmem/osu_oshm_put.c)" >&2; exit 2; }
+  { echo "osu_net.sh: --osu DIR must be an OSU Micro-Benchmarks source tree (DIR/openshmem/osu_oshm_put.c, or DIR/c/openshmem/... from release 7.0)" >&2; exit 2; }
 [ -n "$out" ] || out="$repo/bench/results/osu-$(date +%Y%m%d-%H%M%S)"
 progs="put get put_mr atomics barrier broadcast collect fcollect reduce"
 
@@ -50,7 +52,7 @@ if [ -z "${NETNS_HOSTS:-}" ]; then
   echo "### building OSU's OpenSHMEM programs from $osu/openshmem"
   src="$osu/openshmem"
   common=$(ls "$src"/osu_common.c 2>/dev/null)  # older releases; newer ones keep it in util/
-  [ -n "$common" ] || common=$(ls "$osu"/util/osu_util.c 2>/dev/null)
+  [ -n "$common" ] || common=$(ls "$osu"/util/osu_util.c "$osu"/util/osu_util_pgas.c 2>/dev/null)  # 7.x: both
   for p in $progs; do
     f="$src/osu_oshm_$p.c"
     oshcc -O2 -w -I"$src" -I"$osu/util" "$f" $common -o "$out/oshmem/osu_oshm_$p" -lm ||
