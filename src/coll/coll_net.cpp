@@ -59,11 +59,15 @@ constexpr size_t exchange_long_chunks = 16;                 // (see exchange_fit
 constexpr size_t bcast_exchange_max_bytes = size_t{512} << 10;  // broadcasts by exchanges, at most
 constexpr int bcast_exchange_pes = 8;  // members of a broadcast by exchanges, at most (broadcast_exchange)
 // Broadcasts straight into the members' dest (broadcast_direct): past bcast_direct_two_bytes at 2
-// members, from bcast_direct_many_bytes at 3 to bcast_exchange_pes; in data signals of the most
-// one carries (measured: 128 KiB pieces took 15-25% longer than 256 KiB ones at 512 KiB-1 MiB).
+// members, from bcast_direct_many_bytes at 3 to bcast_exchange_pes; in data signals of 1 KiB less
+// than the most one carries, so that a piece with its headers fits one of UCX's 256 KiB TCP
+// segments (a full 256 KiB went as two fragments, which the receiver joins: one more copy). OSU's
+// osu_oshm_broadcast at 2 hosts x 1 PE, 4 rounds alternating: 512 KiB 266-335 us against 257-356,
+// 1 MiB 517-626 against 594-716 (OSHMEM 442-529); again, 1 MiB 377-491 against 432-594.
+// (128 KiB pieces took 15-25% longer than 256 KiB ones at 512 KiB-1 MiB.)
 constexpr size_t bcast_direct_two_bytes = size_t{256} << 10;
 constexpr size_t bcast_direct_many_bytes = size_t{128} << 10;
-constexpr size_t bcast_direct_piece = SYMMEM_NET_DATA_SIGNAL_MAX;
+constexpr size_t bcast_direct_piece = SYMMEM_NET_DATA_SIGNAL_MAX - 1024;
 
 // Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
 size_t chunk_of(const group &gr, size_t esize) {
