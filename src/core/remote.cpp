@@ -38,6 +38,12 @@ namespace {
 constexpr uint32_t region_ctrl = SYMMEM_NET_REGION_SIGNALS;  // no flush covers its signals (net_plugin.h)
 constexpr uint32_t region_dir = 1;
 constexpr uint32_t region_data = 2;
+// A staged operation carries at most this much data: 1 KiB less than a data signal's most, so
+// that the message with its headers fits one of UCX's 256 KiB TCP segments (a full 256 KiB went
+// as two fragments, which the receiver joins with one more copy). OSU's osu_oshm_put with
+// SYMMEM_NET_HEAP=staged, 2 hosts x 1 PE, 3 rounds alternating: 256 KiB 127-148 us against
+// 220-285; 512 KiB and 1 MiB within the rounds' spread.
+constexpr size_t staged_piece = SYMMEM_NET_DATA_SIGNAL_MAX - 1024;
 constexpr uint32_t region_heap = 3;  // + granule index
 
 struct dir_entry {
@@ -183,7 +189,7 @@ target resolve(const void *addr, size_t len, int pe, const char *call) {
     const size_t gi = off / granule_bytes;
     if (r.staged[static_cast<size_t>(pe)]) {
       if (SYMMEM_UNLIKELY(r.commits[gi].load(std::memory_order_acquire) == 0)) not_allocated(addr, call);
-      return target{region_staged, a, len < SYMMEM_NET_DATA_SIGNAL_MAX ? len : size_t{SYMMEM_NET_DATA_SIGNAL_MAX}};
+      return target{region_staged, a, len < staged_piece ? len : staged_piece};
     }
     ensure_granule_key(pe, gi, addr, call);
     const size_t room = (gi + 1) * granule_bytes - off;
@@ -463,7 +469,8 @@ namespace {
 // Local buffers the CPU cannot reach (GPU memory: the heap, or the program's device buffers)
 // travel through a host buffer, a chunk at a time, with the memory kind's copy; such a put is then
 // blocking (its source is reusable at once anyway) and such a get complete on return.
-constexpr size_t bounce_bytes = SYMMEM_NET_DATA_SIGNAL_MAX;
+constexpr size_t bounce_bytes = SYMMEM_NET_DATA_SIGNAL_MAX;  // a put with signal's most (one bounce)
+constexpr size_t bounce_step = staged_piece;  // a chunk of a put or get through it: one staged piece
 
 char *bounce_buffer() {
   thread_local std::unique_ptr<char[]> buf;
@@ -518,8 +525,8 @@ void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const c
   void *w = worker_of(ctx, call);
   if (SYMMEM_LIKELY(cpu_reaches(src, n))) return put_chunk(w, d, s, n, pe, nbi, call);
   char *b = bounce_buffer();
-  for (size_t done = 0; done < n; done += bounce_bytes) {
-    const size_t k = std::min(bounce_bytes, n - done);
+  for (size_t done = 0; done < n; done += bounce_step) {
+    const size_t k = std::min(bounce_step, n - done);
     g.heap->copy(b, s + done, k);
     put_chunk(w, d + done, b, k, pe, false, call);  // blocking: b is reused next turn
   }
@@ -531,8 +538,8 @@ void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const c
   void *w = worker_of(ctx, call);
   if (SYMMEM_LIKELY(cpu_reaches(dest, n))) return get_chunk(w, d, s, n, pe, nbi, call);
   char *b = bounce_buffer();
-  for (size_t done = 0; done < n; done += bounce_bytes) {
-    const size_t k = std::min(bounce_bytes, n - done);
+  for (size_t done = 0; done < n; done += bounce_step) {
+    const size_t k = std::min(bounce_step, n - done);
     get_chunk(w, b, s + done, k, pe, false, call);
     g.heap->copy(d + done, b, k);
   }
