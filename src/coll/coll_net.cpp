@@ -59,15 +59,14 @@ constexpr size_t exchange_long_chunks = 16;                 // (see exchange_fit
 constexpr size_t bcast_exchange_max_bytes = size_t{512} << 10;  // broadcasts by exchanges, at most
 constexpr int bcast_exchange_pes = 8;  // members of a broadcast by exchanges, at most (broadcast_exchange)
 // Broadcasts straight into the members' dest (broadcast_direct): past bcast_direct_two_bytes at 2
-// members, from bcast_direct_many_bytes at 3 to bcast_exchange_pes; in data signals of 1 KiB less
-// than the most one carries, so that a piece with its headers fits one of UCX's 256 KiB TCP
-// segments (a full 256 KiB went as two fragments, which the receiver joins: one more copy). OSU's
-// osu_oshm_broadcast at 2 hosts x 1 PE, 4 rounds alternating: 512 KiB 266-335 us against 257-356,
-// 1 MiB 517-626 against 594-716 (OSHMEM 442-529); again, 1 MiB 377-491 against 432-594.
-// (128 KiB pieces took 15-25% longer than 256 KiB ones at 512 KiB-1 MiB.)
+// members, from bcast_direct_many_bytes at 3 to bcast_exchange_pes; in data signals of
+// core::message_piece bytes (OSU's osu_oshm_broadcast at 2 hosts x 1 PE, 4 rounds alternating
+// with 256 KiB pieces: 512 KiB 266-335 us against 257-356, 1 MiB 517-626 against 594-716, OSHMEM
+// 442-529; again, 1 MiB 377-491 against 432-594. 128 KiB pieces took 15-25% longer than 256 KiB
+// ones at 512 KiB-1 MiB).
 constexpr size_t bcast_direct_two_bytes = size_t{256} << 10;
 constexpr size_t bcast_direct_many_bytes = size_t{128} << 10;
-constexpr size_t bcast_direct_piece = SYMMEM_NET_DATA_SIGNAL_MAX - 1024;
+constexpr size_t bcast_direct_piece = core::message_piece;
 
 // Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
 size_t chunk_of(const group &gr, size_t esize) {
@@ -631,48 +630,68 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
   return ok_status;
 }
 
+// The members' chunks of one exchange of a reduction, folded in team order 0..n-1 into dest. The
+// other members' chunks are folded where they landed in the exchange area (they stay there until
+// this PE sends its next block), not copied out first (OSU's osu_oshm_reduce at 2 hosts x 1 PE,
+// 128 KiB-1 MiB: 0.83-0.90x the time). Blocks land 8-byte aligned, which elements of up to 8 bytes
+// need; larger ones (long double, complex) are copied out. So is this PE's own chunk when dest is
+// src and another member's comes first (dest is written with that one).
+class chunk_fold {
+ public:
+  // Chunks of at most `most` bytes of gr's members.
+  chunk_fold(const group &gr, size_t most, const reducer &r)
+      : n_(static_cast<size_t>(gr.n)), me_(static_cast<size_t>(gr.me)), r_(r) {
+    thread_local std::vector<unsigned char> copies;  // chunks copied out: n of them at most
+    thread_local std::vector<const unsigned char *> from;  // by team PE: its chunk
+    copies.resize(n_ * std::max<size_t>(1, most) + 16);
+    from.assign(n_, nullptr);
+    spare_ = copies.data() + (16 - reinterpret_cast<uintptr_t>(copies.data()) % 16) % 16;
+    from_ = from.data();
+  }
+  // Team PE i's chunk of len bytes, at b in the exchange area (an exchange's take).
+  void take(int i, const unsigned char *b, size_t len) {
+    const size_t k = static_cast<size_t>(i);
+    if (r_.esize <= 8) {
+      from_[k] = b;
+      return;
+    }
+    std::memcpy(spare_ + k * len, b, len);
+    from_[k] = spare_ + k * len;
+  }
+  // Folds the first `have` bytes of the chunks of `len` bytes (this PE's at mine) into out.
+  void into(char *out, const char *mine, size_t have, size_t len) {
+    from_[me_] = reinterpret_cast<const unsigned char *>(mine);
+    if (me_ != 0 && out == mine) {
+      std::memcpy(spare_ + me_ * len, mine, have);
+      from_[me_] = spare_ + me_ * len;
+    }
+    if (from_[0] != reinterpret_cast<const unsigned char *>(out)) std::memcpy(out, from_[0], have);
+    for (size_t i = 1; i < n_; ++i) r_.combine(out, from_[i], have / r_.esize);
+  }
+
+ private:
+  size_t n_, me_;
+  const reducer &r_;
+  unsigned char *spare_ = nullptr;
+  const unsigned char **from_ = nullptr;
+};
+
 // Every member folds all n sources in team order 0..n-1, as the shared-memory path does, so all
 // get bit-identical results. Chunk by chunk: dest may be src, and a chunk of dest is written only
-// after this PE's chunk of src went out. The other members' chunks are folded where they landed in
-// the exchange area (they stay there until this PE sends its next block), not copied out first
-// (OSU's osu_oshm_reduce at 2 hosts x 1 PE, 128 KiB-1 MiB: 0.83-0.90x the time). Blocks land
-// 8-byte aligned, which elements of up to 8 bytes need; larger ones (long double, complex) are
-// copied out. So is this PE's own chunk when dest is src and another member's comes first (dest
-// is written with that one).
+// after this PE's chunk of src went out (chunk_fold).
 status reduce_exchange(group &gr, void *dest, const void *src, size_t nelems, const reducer &r,
                        const core::call_record &rec, const char *call) {
   const size_t nbytes = nelems * r.esize;
   const size_t chunk = chunk_of(gr, r.esize);
-  const size_t n = static_cast<size_t>(gr.n);
-  const size_t me = static_cast<size_t>(gr.me);
-  thread_local std::vector<unsigned char> copies;  // blocks copied out: n of them at most
-  thread_local std::vector<const unsigned char *> from;  // by team PE: its chunk
-  copies.resize(n * std::max<size_t>(1, std::min(chunk, nbytes)) + 16);
-  from.assign(n, nullptr);
-  unsigned char *spare = copies.data() + (16 - reinterpret_cast<uintptr_t>(copies.data()) % 16) % 16;
+  chunk_fold fold(gr, std::min(chunk, nbytes), r);
   const char *s = static_cast<const char *>(src);
   char *d = static_cast<char *>(dest);
   for (size_t at = 0; at < nbytes || at == 0; at += chunk) {  // a zero-length call still exchanges once
     const size_t len = std::min(chunk, nbytes - at);
     SYMMEM_TRY(exchange(gr, len, rec, [s, at](int) { return s + at; },
-                        [spare, len, esize = r.esize](int i, const unsigned char *b) {
-                          const size_t k = static_cast<size_t>(i);
-                          if (esize <= 8) {
-                            from[k] = b;
-                          } else {
-                            std::memcpy(spare + k * len, b, len);
-                            from[k] = spare + k * len;
-                          }
-                        },
-                        call));
+                        [&fold, len](int i, const unsigned char *b) { fold.take(i, b, len); }, call));
     if (len == 0) break;
-    from[me] = reinterpret_cast<const unsigned char *>(s + at);
-    if (me != 0 && d == s) {  // dest[at] takes team PE 0's chunk first: keep this PE's
-      std::memcpy(spare + me * len, s + at, len);
-      from[me] = spare + me * len;
-    }
-    if (from[0] != reinterpret_cast<const unsigned char *>(d + at)) std::memcpy(d + at, from[0], len);
-    for (size_t i = 1; i < n; ++i) r.combine(d + at, from[i], len / r.esize);
+    fold.into(d + at, s + at, len, len);
   }
   return ok_status;
 }
@@ -706,12 +725,8 @@ status reduce_split(group &gr, void *dest, const void *src, size_t nelems, const
   };
   const size_t chunk = chunk_of(gr, es);
   thread_local std::vector<unsigned char> pad;  // a short segment's chunk, filled up
-  thread_local std::vector<unsigned char> copies;
-  thread_local std::vector<const unsigned char *> from;
   pad.resize(chunk);
-  copies.resize(n * std::min(chunk, seg) + 16);
-  from.assign(n, nullptr);
-  unsigned char *spare = copies.data() + (16 - reinterpret_cast<uintptr_t>(copies.data()) % 16) % 16;
+  chunk_fold fold(gr, std::min(chunk, seg), r);
   const char *s = static_cast<const char *>(src);
   char *d = static_cast<char *>(dest);
   // Segment j's chunk at `at` of base (src or dest): in place, or in pad when the segment ends in it.
@@ -726,25 +741,9 @@ status reduce_split(group &gr, void *dest, const void *src, size_t nelems, const
   for (size_t at = 0; at < seg; at += chunk) {
     const size_t len = std::min(chunk, seg - at);
     SYMMEM_TRY(exchange(gr, len, rec, [&block, s, at, len](int j) { return block(s, static_cast<size_t>(j), at, len); },
-                        [spare, len, es](int i, const unsigned char *b) {
-                          const size_t k = static_cast<size_t>(i);
-                          if (es <= 8) {
-                            from[k] = b;
-                          } else {
-                            std::memcpy(spare + k * len, b, len);
-                            from[k] = spare + k * len;
-                          }
-                        },
-                        call));
+                        [&fold, len](int i, const unsigned char *b) { fold.take(i, b, len); }, call));
     const size_t have = part(me, at, len);
-    if (have == 0) continue;
-    from[me] = reinterpret_cast<const unsigned char *>(s + mine + at);
-    if (me != 0 && d == s) {
-      std::memcpy(spare + me * len, s + mine + at, have);
-      from[me] = spare + me * len;
-    }
-    if (from[0] != reinterpret_cast<const unsigned char *>(d + mine + at)) std::memcpy(d + mine + at, from[0], have);
-    for (size_t i = 1; i < n; ++i) r.combine(d + mine + at, from[i], have / es);
+    if (have != 0) fold.into(d + mine + at, s + mine + at, have, len);
   }
   for (size_t at = 0; at < seg; at += chunk) {
     const size_t len = std::min(chunk, seg - at);

@@ -38,13 +38,11 @@ namespace {
 constexpr uint32_t region_ctrl = SYMMEM_NET_REGION_SIGNALS;  // no flush covers its signals (net_plugin.h)
 constexpr uint32_t region_dir = 1;
 constexpr uint32_t region_data = 2;
-// A staged operation carries at most this much data: 1 KiB less than a data signal's most, so
-// that the message with its headers fits one of UCX's 256 KiB TCP segments (a full 256 KiB went
-// as two fragments, which the receiver joins with one more copy). OSU's osu_oshm_put with
-// SYMMEM_NET_HEAP=staged, 2 hosts x 1 PE, 3 rounds alternating: 256 KiB 127-148 us against
-// 220-285; 512 KiB and 1 MiB within the rounds' spread.
-constexpr size_t staged_piece = SYMMEM_NET_DATA_SIGNAL_MAX - 1024;
 constexpr uint32_t region_heap = 3;  // + granule index
+// A staged operation carries at most message_piece bytes (OSU's osu_oshm_put with
+// SYMMEM_NET_HEAP=staged, 2 hosts x 1 PE, 3 rounds alternating: 256 KiB 127-148 us against
+// 220-285 with 256 KiB pieces; 512 KiB and 1 MiB within the rounds' spread).
+static_assert(message_piece <= SYMMEM_NET_DATA_SIGNAL_MAX);
 
 struct dir_entry {
   uint32_t commit;  // which commit of the granule this key belongs to (1, 2, ...)
@@ -189,7 +187,7 @@ target resolve(const void *addr, size_t len, int pe, const char *call) {
     const size_t gi = off / granule_bytes;
     if (r.staged[static_cast<size_t>(pe)]) {
       if (SYMMEM_UNLIKELY(r.commits[gi].load(std::memory_order_acquire) == 0)) not_allocated(addr, call);
-      return target{region_staged, a, len < staged_piece ? len : staged_piece};
+      return target{region_staged, a, len < message_piece ? len : message_piece};
     }
     ensure_granule_key(pe, gi, addr, call);
     const size_t room = (gi + 1) * granule_bytes - off;
@@ -470,7 +468,7 @@ namespace {
 // travel through a host buffer, a chunk at a time, with the memory kind's copy; such a put is then
 // blocking (its source is reusable at once anyway) and such a get complete on return.
 constexpr size_t bounce_bytes = SYMMEM_NET_DATA_SIGNAL_MAX;  // a put with signal's most (one bounce)
-constexpr size_t bounce_step = staged_piece;  // a chunk of a put or get through it: one staged piece
+constexpr size_t bounce_step = message_piece;  // a chunk of a put or get through it: one staged piece
 
 char *bounce_buffer() {
   thread_local std::unique_ptr<char[]> buf;

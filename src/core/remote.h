@@ -98,6 +98,11 @@ size_t ctrl_offset(const void *addr_in_my_ctrl);
 // (put_count): the transport sends data signals itself, and no PE's heap is staged (every heap is
 // host memory its transport registered). The same answer on every PE of the job.
 bool remote_direct_signals();
+// The most data one message of symmem's own to another host carries (a staged operation, a piece
+// of a large broadcast): 1 KiB less than a data signal's most (SYMMEM_NET_DATA_SIGNAL_MAX), so
+// that the message with its headers fits one of UCX's 256 KiB TCP segments. A full 256 KiB went
+// as two fragments, which the receiver joins with one more copy (BENCHMARKS.md).
+inline constexpr size_t message_piece = (size_t{256} << 10) - 1024;
 // Stores `n` bytes of `src` at the symmetric address `dest` (heap or static data) of PE pe, then
 // adds n to the 8-byte word at count_offset of PE pe's control segment with release order: for a
 // PE on another host as data signals of at most `piece` bytes (none crossing a heap granule), each
