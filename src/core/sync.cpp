@@ -264,6 +264,21 @@ bool more_runnable_than_cpus() {
   if (got != 5) return true;
   return running > sysconf(_SC_NPROCESSORS_ONLN);
 }
+// Whether the CPUs looked free at the last look, taken at most every cpu_look_every: a wait spins
+// on (remote_spin_turns) only then. Under other programs' load the long spin hid the contention:
+// a fetching atomic finished inside it while the busy programs took their time slices, no yield
+// was ever timed, and the PE never went to sleep on the network (net.mh.contended.counter).
+// A look costs about 10 us, once per cpu_look_every at most.
+constexpr auto cpu_look_every = std::chrono::milliseconds(20);
+std::atomic<int64_t> next_cpu_look{0};
+std::atomic<bool> cpus_free{true};
+bool cpus_looked_free(int64_t now) {
+  if (now >= next_cpu_look.load(std::memory_order_relaxed)) {
+    next_cpu_look.store(now + std::chrono::nanoseconds(cpu_look_every).count(), std::memory_order_relaxed);
+    cpus_free.store(!more_runnable_than_cpus(), std::memory_order_relaxed);
+  }
+  return cpus_free.load(std::memory_order_relaxed);
+}
 }  // namespace
 
 namespace {
@@ -299,7 +314,7 @@ void spin_wait::give_up_core() {
     remote_idle(idle_usec);
     return;
   }
-  if (turns_ == spin_turns && !node_oversubscribed()) {  // the first time: spin on (remote_spin_turns)
+  if (turns_ == spin_turns && !node_oversubscribed() && cpus_looked_free(now)) {  // the first time: spin on
     spin_limit_ = remote_spin_turns;
     return;
   }
