@@ -88,7 +88,7 @@ def plot(d, med, lat):
     except ImportError:
         print("(no matplotlib: no plots)")
         return
-    figs = [f for f in ("putmem+quiet", "long_p+quiet", "long_g", "atomic_fetch_add", "barrier_all",
+    figs = [f for f in ("putmem+quiet", "long_p+quiet", "long_g", "atomic_fetch_add", "atomic_add_stream", "barrier_all",
                         "putmem_signal+quiet") if (f, "symmem") in lat]
     if figs:
         fig, ax = plt.subplots(figsize=(8, 4))

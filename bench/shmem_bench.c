@@ -10,6 +10,9 @@
  *   putmem+quiet         latency of an 8-byte shmem_putmem followed by shmem_quiet
  *   long_g               latency of shmem_long_g
  *   atomic_fetch_add     latency of a remote shmem_long_atomic_fetch_add
+ *   atomic_add_stream    time per shmem_long_atomic_add in a stream of them to 64 words of the
+ *                        target (a histogram's updates), the shmem_quiet that completes them
+ *                        included
  *   ctx_putmem+quiet     the same as putmem+quiet on a private context (shmem_ctx_putmem, shmem_ctx_quiet)
  *   putmem_signal+quiet  an 8-byte shmem_putmem_signal (signal set) followed by shmem_quiet, where the
  *                        library has OpenSHMEM 1.5's put-with-signal (SHMEM_SIGNAL_SET defined)
@@ -153,12 +156,13 @@ static long calibrate(double per_op_s, double target_s, long lo, long hi) {
 }
 
 /* The point-to-point latency kernels; PE 0 runs them, PE 1 is the target. */
-enum op { OP_LONG_P, OP_PUTMEM8, OP_LONG_G, OP_FADD, OP_CTX_PUTMEM8, OP_CTX_FADD, OP_PUTSIGNAL8 };
+enum op { OP_LONG_P, OP_PUTMEM8, OP_LONG_G, OP_FADD, OP_CTX_PUTMEM8, OP_CTX_FADD, OP_PUTSIGNAL8, OP_ADD_STREAM };
 static shmem_ctx_t bctx; /* PE 0's private context (SHMEM_CTX_DEFAULT when none could be made) */
 
 static long *lat_dst;  /* symmetric, 1 long */
 static long *lat_src;  /* symmetric, 1 long */
 static long *lat_ctr;  /* symmetric, 1 long */
+static long *hist;     /* symmetric, 64 longs */
 static volatile long sink;
 
 static double run_op(enum op op, long iters) {
@@ -190,6 +194,10 @@ static double run_op(enum op op, long iters) {
       shmem_ctx_putmem(bctx, lat_dst, &val, sizeof val, peer);
       shmem_ctx_quiet(bctx);
     }
+    break;
+  case OP_ADD_STREAM:
+    for (long i = 0; i < iters; i++) shmem_long_atomic_add(&hist[(i * 37) & 63], 1, peer);
+    shmem_quiet();
     break;
   case OP_CTX_FADD:
     for (long i = 0; i < iters; i++) acc += shmem_ctx_long_atomic_fetch_add(bctx, lat_ctr, 1, peer);
@@ -344,9 +352,10 @@ int main(int argc, char **argv) {
   lat_dst = shmem_malloc(sizeof(long));
   lat_src = shmem_malloc(sizeof(long));
   lat_ctr = shmem_malloc(sizeof(long));
+  hist = shmem_calloc(64, sizeof(long));
   bw_a = shmem_malloc(max_size);
   bw_b = shmem_malloc(max_size);
-  if (!init_times || !ctl || !lat_dst || !lat_src || !lat_ctr || !bw_a || !bw_b) {
+  if (!init_times || !ctl || !lat_dst || !lat_src || !lat_ctr || !hist || !bw_a || !bw_b) {
     if (me == 0)
       fprintf(stderr,
               "shmem_bench: shmem_malloc failed; needs 2 x %zu bytes of symmetric heap "
@@ -386,6 +395,7 @@ int main(int argc, char **argv) {
   bench_latency("putmem+quiet", OP_PUTMEM8);
   bench_latency("long_g", OP_LONG_G);
   bench_latency("atomic_fetch_add", OP_FADD);
+  bench_latency("atomic_add_stream", OP_ADD_STREAM);
   if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &bctx) != 0) bctx = SHMEM_CTX_DEFAULT;
   bench_latency("ctx_putmem+quiet", OP_CTX_PUTMEM8);
   bench_latency("ctx_fetch_add", OP_CTX_FADD);
@@ -419,6 +429,7 @@ int main(int argc, char **argv) {
   free(loc_b);
   shmem_free(bw_b);
   shmem_free(bw_a);
+  shmem_free(hist);
   shmem_free(lat_ctr);
   shmem_free(lat_src);
   shmem_free(lat_dst);

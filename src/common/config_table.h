@@ -51,10 +51,11 @@
   X(net_put_staged, size, "NET_PUT_STAGED", "64k", "", "", "",                                              \
     "Puts of at most this many bytes to the host heap or static data of a PE on another host go as "  \
     "staged operations (one active message that the owner answers), so a quiet completes them in one " \
-    "round trip instead of the two of UCX's put and flush over TCP; larger puts use UCX RMA. 0: "      \
-    "always RMA.")                                                                                      \
+    "round trip instead of the two of UCX's put and flush over TCP; larger puts use UCX RMA. "          \
+    "Non-fetching atomics go the same way. 0: always RMA and UCX atomics.")                                                                                      \
   X(net_put_batch, size, "NET_PUT_BATCH", "64k", "", "", "",                                              \
-    "Staged puts on the default context of at most an eighth of this many bytes to one PE on another host travel together, " \
+    "Staged puts on the default context of at most an eighth of this many bytes to one PE on another host, and "  \
+    "non-fetching atomics, travel together, " \
     "up to this many bytes in one message, sent at the next other operation on the context, quiet, "   \
     "fence or wait, or by the progress thread; a put with nothing to its PE unanswered goes at once. " \
     "0: every staged put is its own message (read by the UCX plugin; at most 256k).")                   \

@@ -254,6 +254,24 @@ bool staged_data(uint64_t addr, size_t len) {
   return g.data_len != 0 && off < g.data_len && len <= g.data_len - off;
 }
 
+template <class T>
+uint64_t cpu_amo(T *at, int op, uint64_t value, uint64_t compare) {
+  std::atomic_ref<T> w(*at);
+  const T v = static_cast<T>(value);
+  switch (op) {
+    case SYMMEM_NET_AMO_ADD: return w.fetch_add(v, std::memory_order_acq_rel);
+    case SYMMEM_NET_AMO_SWAP: return w.exchange(v, std::memory_order_acq_rel);
+    case SYMMEM_NET_AMO_CSWAP: {
+      T expected = static_cast<T>(compare);
+      w.compare_exchange_strong(expected, v, std::memory_order_acq_rel);
+      return expected;
+    }
+    case SYMMEM_NET_AMO_AND: return w.fetch_and(v, std::memory_order_acq_rel);
+    case SYMMEM_NET_AMO_OR: return w.fetch_or(v, std::memory_order_acq_rel);
+    default: return w.fetch_xor(v, std::memory_order_acq_rel);
+  }
+}
+
 void copy_kind(void *to, const void *from, size_t n) {
   g.heap->copy(to, from, n);
   std::atomic_thread_fence(std::memory_order_release);  // before the answer that completes it
@@ -281,11 +299,16 @@ int stage_load(void *, void *dst, uint64_t addr, size_t len) {
 // The memory kind's atomics (a GPU heap's: system-scope device atomics, so atomic with respect to
 // kernels' and node-local PEs' atomics on the object; a host heap's: the CPU's).
 int stage_amo(void *, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old) {
-  if ((size != 4 && size != 8) || addr % size != 0 || op < SYMMEM_NET_AMO_ADD || op > SYMMEM_NET_AMO_XOR ||
-      !staged_range(addr, size)) {
+  if ((size != 4 && size != 8) || addr % size != 0 || op < SYMMEM_NET_AMO_ADD || op > SYMMEM_NET_AMO_XOR) {
     return SYMMEM_ERR_NOT_ACCESSIBLE;
   }
   if (current_log_level() >= log_level::trace) log(log_level::trace, "staged atomic %d of %u bytes at %#llx", op, size, static_cast<unsigned long long>(addr));
+  if (staged_data(addr, size)) {  // static data: the CPU's atomics, as the node-local PEs' and UCX's
+    *old = size == 4 ? cpu_amo(reinterpret_cast<uint32_t *>(addr), op, value, compare)
+                     : cpu_amo(reinterpret_cast<uint64_t *>(addr), op, value, compare);
+    return SYMMEM_SUCCESS;
+  }
+  if (!staged_range(addr, size)) return SYMMEM_ERR_NOT_ACCESSIBLE;
   *old = heap_amo(reinterpret_cast<void *>(addr), op, size, value, compare);
   return SYMMEM_SUCCESS;
 }
@@ -480,8 +503,10 @@ bool cpu_reaches(const void *p, size_t n) { return SYMMEM_LIKELY(g.heap_on_cpu) 
 
 // Before a get or a fetching atomic to `pe`: staged puts to it still unanswered are completed
 // first, so the later operation sees them (active messages and UCX's RMA need not keep their order).
+// Non-fetching atomics are not waited for: OpenSHMEM orders them with later operations only by a
+// fence or quiet, as UCX's own atomics were before they were staged (docs/multihost.md).
 void settle_staged(void *w, int pe, const char *call) {
-  if ((r.put_staged != 0 || r.any_staged) && SYMMEM_UNLIKELY(r.net->staged_pending(w, pe))) {
+  if ((r.put_staged != 0 || r.any_staged) && SYMMEM_UNLIKELY(r.net->staged_stores_pending(w, pe))) {
     must(r.net->quiet(w, pe, call), pe, call);
   }
 }
@@ -558,7 +583,9 @@ uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, u
     // fills the GPU while it waits for this very store still gets it. An aligned 4- or 8-byte DMA
     // write is one memory transaction, so it linearises with the kind's atomics on the word.
     must(r.net->staged_put(w, pe, t.raddr, &value, size, call), pe, call);  // little-endian: the low half
-  } else if (t.region == region_staged) {
+  } else if (t.region == region_staged || (!fetch && r.put_staged != 0)) {
+    // A non-fetching atomic on host memory goes like a small put: an answered message, batched
+    // with the puts and atomics that follow it while it is unanswered (ucx_staged.cpp, "Batches").
     must(r.net->staged_amo(w, pe, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe, call);
   } else {
     must(r.net->amo(w, pe, t.region, t.raddr, op, size, value, compare, fetch ? &result : nullptr, call), pe, call);

@@ -101,6 +101,9 @@ class transport {
   // Whether staged operations of the worker that a quiet completes (puts, non-fetching atomics)
   // to PE pe (pe < 0: to any) still wait for their answers.
   bool staged_pending(void *w, int pe) { return ops_.staged_pending == nullptr || ops_.staged_pending(w, pe) != 0; }
+  bool staged_stores_pending(void *w, int pe) {
+    return ops_.staged_stores_pending == nullptr ? staged_pending(w, pe) : ops_.staged_stores_pending(w, pe) != 0;
+  }
   status fence(void *w, const char *call);
   // Completes every earlier operation of the worker (pe < 0) or those to one PE.
   status quiet(void *w, int pe, const char *call);

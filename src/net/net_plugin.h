@@ -190,6 +190,10 @@ typedef struct symmem_net_ops {
   // with *req, complete once they hold at most half of it. The library calls it after each staged
   // put and non-fetching staged atomic. NULL: no bound.
   int (*staged_backlog)(void *worker, void **req, const char *call);
+  // 1 when staged operations of the worker to PE pe that store data (puts, puts with signal) have
+  // not been answered yet, else 0; non-fetching atomics are left out (pe < 0: as staged_pending).
+  // A get or a fetching atomic waits for these before it goes. NULL: the library asks staged_pending.
+  int (*staged_stores_pending)(void *worker, int pe);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

@@ -2,7 +2,10 @@
  * program relies on, on the heap and on static data, at sizes on both sides of the limit:
  *  - a put then a get of the same bytes from the same PE, no quiet between: the get sees the put;
  *  - a put then a fetching atomic on a word beside it, then a get: the put is there;
- *  - message passing: data put, fence, flag put; the receiver that sees flag i sees data i;
+ *  - message passing: data put, fence, flag put (or non-fetching atomic set or add, which travel
+ *    as answered messages batched like small puts); the receiver that sees flag i sees data i;
+ *  - non-fetching atomic adds then a fetching atomic on the same word, no fence: the fetch sees
+ *    every add (one connection delivers in order; the atomics are batched);
  *  - put with signal (set and add, signal word in the heap or static data): the receiver that sees
  *    signal i sees data i;
  *  - puts then quiet: the target sees every byte once a later barrier returns, and nothing else.
@@ -63,6 +66,25 @@ int main(int argc, char **argv) {
       if (b != src[0]) fail(kind, r, 1, 0, b, src[0]);
     }
     shmem_barrier_all();
+    /* Non-fetching adds (and an xor and an or) then a fetching atomic, no fence: the fetch sees
+     * them all. Only this PE updates the word on its peer. */
+    {
+      long *w = where == 0 ? hflag + 1 : &sflag;
+      long want = shmem_long_atomic_fetch(w, peer);
+      for (long r = 0; r < rounds; ++r) {
+        const int adds = 1 + (int)(r % 9);
+        for (int k = 0; k < adds; ++k) shmem_long_atomic_add(w, k + 1, peer);
+        want += (long)adds * (adds + 1) / 2;
+        shmem_ulong_atomic_xor((unsigned long *)w, 0x40000000UL, peer);
+        shmem_ulong_atomic_xor((unsigned long *)w, 0x40000000UL, peer);
+        const long got = shmem_long_atomic_fetch_add(w, 0, peer);
+        if (got != want) {
+          fprintf(stderr, "PE %d: adds then fetch (%s): round %ld: %ld, want %ld\n", me, kind, r, got, want);
+          shmem_global_exit(1);
+        }
+      }
+    }
+    shmem_barrier_all();
     /* Message passing: PEs of the first half send, their peers receive. */
     long *flag = where == 0 ? hflag : &sflag;
     *flag = 0;
@@ -73,7 +95,13 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < len; ++i) src[i] = pat(r, i, me);
         shmem_putmem(data, src, len, peer);
         shmem_fence();
-        shmem_long_p(flag, r, peer);
+        if (r % 3 == 0) {
+          shmem_long_p(flag, r, peer);
+        } else if (r % 3 == 1) {
+          shmem_long_atomic_set(flag, r, peer);
+        } else {
+          shmem_long_atomic_add(flag, 1, peer); /* the receiver's flag holds r - 1 */
+        }
         shmem_long_wait_until(flag, SHMEM_CMP_EQ, -r); /* the receiver has checked it */
       } else if (me - n / 2 < n / 2) {
         shmem_long_wait_until(flag, SHMEM_CMP_EQ, r);

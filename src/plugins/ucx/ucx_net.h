@@ -69,6 +69,9 @@ struct worker {
   std::atomic<uint64_t> staged_pending{0};
   std::atomic<int> staged_error{0};
   std::unique_ptr<std::atomic<uint32_t>[]> staged_to;  // the same, per target PE
+  // Of those, the ones that store data (puts, puts with signal, batches holding a put), per target
+  // PE: a get or a fetching atomic waits for these first (staged_stores_pending), not for atomics.
+  std::unique_ptr<std::atomic<uint32_t>[]> staged_stores_to;
   // Bytes of this worker's staged requests that UCX has not sent yet (their buffers are still
   // held; ucx_staged.cpp, staged_backlog).
   std::atomic<uint64_t> staged_unsent{0};
@@ -78,6 +81,7 @@ struct worker {
   char *batch = nullptr;
   size_t batch_len = 0;
   int batch_pe = -1;
+  bool batch_stores = false;  // a put is in the batch (counted in staged_stores_to)
   int efd = -2;  // the worker's event descriptor (ucx_progress.cpp, event_fd); -2: not asked yet, -1: none
 };
 

@@ -120,6 +120,7 @@ int new_worker(plugin &p, bool shared, worker *&out, const char *call) {
   }
   wk->eps.assign(static_cast<size_t>(p.host.n_pes), nullptr);
   wk->staged_to = std::make_unique<std::atomic<uint32_t>[]>(static_cast<size_t>(p.host.n_pes));
+  wk->staged_stores_to = std::make_unique<std::atomic<uint32_t>[]>(static_cast<size_t>(p.host.n_pes));
   int rc = is_default ? set_signal_handler(*wk, call) : SYMMEM_SUCCESS;
   if (rc == SYMMEM_SUCCESS) rc = set_answer_handler(*wk, call);
   if (rc != SYMMEM_SUCCESS) {

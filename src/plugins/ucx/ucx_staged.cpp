@@ -39,11 +39,20 @@ namespace {
 
 enum class kind : uint32_t { put = 1, get = 2, amo = 3, put_signal = 4, put_batch = 5 };
 
-// A put in a batch's payload: this header, then its bytes (no padding).
+// A record in a batch's payload (no padding between records): a put, this header then its
+// bytes; or a non-fetching atomic, whose len has rec_atomic set, its op in bits 8-15 and its
+// size in bits 0-7, followed by its 8-byte operand.
 struct batch_rec {
   uint64_t addr;
   uint64_t len;
 };
+constexpr uint64_t rec_atomic = uint64_t{1} << 63;
+
+// The token of a counted operation: even, naming the target PE, with bit 1 set when it stores
+// data (its answer then also settles staged_stores_to).
+constexpr uint64_t counted_token(int pe, bool stores) {
+  return 4 * (static_cast<uint64_t>(pe) + 1) + (stores ? 2 : 0);
+}
 
 struct request_hdr {
   uint64_t addr;
@@ -137,7 +146,8 @@ int send_owned(plugin &p, worker *counted, ucp_ep_h ep, unsigned am_id, char *bu
 int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t len, const char *what,
                  const char *call) {
   const bool counted = h.token == 0;
-  if (counted) h.token = 2 * (static_cast<uint64_t>(pe) + 1);
+  const bool stores = static_cast<kind>(h.kind) != kind::amo;
+  if (counted) h.token = counted_token(pe, stores);
   if (len > SYMMEM_NET_DATA_SIGNAL_MAX || h.len > SYMMEM_NET_DATA_SIGNAL_MAX) {
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged %s of %llu bytes (at most %u)", what,
                   static_cast<unsigned long long>(h.len), SYMMEM_NET_DATA_SIGNAL_MAX);
@@ -155,9 +165,11 @@ int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t 
   if (counted) {
     wk.staged_pending.fetch_add(1, std::memory_order_relaxed);
     wk.staged_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
+    if (stores) wk.staged_stores_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
   }
   const int rc = send_owned(*wk.pl, &wk, ep, staged_request_am_id, buf, sizeof h, len, true, pe, what, call);
   if (rc != SYMMEM_SUCCESS && counted) {
+    if (stores) wk.staged_stores_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_relaxed);
     wk.staged_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_relaxed);
     wk.staged_pending.fetch_sub(1, std::memory_order_relaxed);
   }
@@ -189,6 +201,17 @@ int perform(plugin &p, const request_hdr &h, const void *data, size_t length, ch
         std::memcpy(&rec, at, sizeof rec);
         at += sizeof rec;
         left -= sizeof rec;
+        if ((rec.len & rec_atomic) != 0) {
+          uint64_t value = 0, old = 0;
+          if (left < sizeof value) return SYMMEM_ERR_INVALID_ARGUMENT;
+          std::memcpy(&value, at, sizeof value);
+          at += sizeof value;
+          left -= sizeof value;
+          const int rc = host.stage_amo(host.stage_ctx, rec.addr, static_cast<int>((rec.len >> 8) & 0xff),
+                                        static_cast<unsigned>(rec.len & 0xff), value, 0, &old);
+          if (rc != SYMMEM_SUCCESS) return rc;
+          continue;
+        }
         if (rec.len > left) return SYMMEM_ERR_INVALID_ARGUMENT;
         const int rc = host.stage_store(host.stage_ctx, rec.addr, at, rec.len);
         if (rc != SYMMEM_SUCCESS) return rc;
@@ -218,8 +241,9 @@ ucs_status_t on_answer(void *arg, const void *header, size_t header_length, void
   if (a.token % 2 == 0) {  // a put or a non-fetching atomic: counted
     int none = 0;
     if (a.status < 0) wk.staged_error.compare_exchange_strong(none, static_cast<int>(a.status));
-    const uint64_t pe = a.token / 2 - 1;
-    if (a.token != 0 && pe < static_cast<uint64_t>(wk.pl->host.n_pes)) {
+    const uint64_t pe = a.token / 4 - 1;
+    if (a.token >= 4 && pe < static_cast<uint64_t>(wk.pl->host.n_pes)) {
+      if ((a.token & 2) != 0) wk.staged_stores_to[pe].fetch_sub(1, std::memory_order_release);
       wk.staged_to[pe].fetch_sub(1, std::memory_order_release);
     }
     wk.staged_pending.fetch_sub(1, std::memory_order_release);
@@ -241,11 +265,13 @@ int refused(plugin &p, int code, const char *call) {
                 code);
 }
 
-// Adds a put to the worker's batch (begun here when there is none), sending the batch first when
-// it goes to another PE or has no room left. 1: not batched, as nothing to PE pe awaits its answer
-// (the caller sends it by itself, at once).
-int batch_put(worker &wk, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
+// Adds a record to the worker's batch (begun here when there is none), sending the batch first
+// when it goes to another PE or has no room left: a put (`len` bytes at `src`) or a non-fetching
+// atomic (rec.len with rec_atomic; its 8-byte operand at `src`, len 8). 1: not batched, as nothing
+// to PE pe awaits its answer (the caller sends it by itself, at once).
+int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, const char *call) {
   plugin &p = *wk.pl;
+  const bool stores = (rec.len & rec_atomic) == 0;
   worker_guard guard(wk);
   if (wk.batch != nullptr && (wk.batch_pe != pe || wk.batch_len + sizeof(batch_rec) + len > p.batch_bytes)) {
     send_batch(wk, call);
@@ -257,6 +283,7 @@ int batch_put(worker &wk, int pe, uint64_t raddr, const void *src, size_t len, c
     if (wk.batch == nullptr) return report(p, SYMMEM_ERR_OUT_OF_MEMORY, call, "no memory for a staged put");
     wk.batch_pe = pe;
     wk.batch_len = 0;
+    wk.batch_stores = false;
     wk.staged_pending.fetch_add(1, std::memory_order_relaxed);  // answered once, for the whole batch
     wk.staged_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
     // The progress thread sleeps until a message comes: woken, it sends the batch should this
@@ -265,8 +292,11 @@ int batch_put(worker &wk, int pe, uint64_t raddr, const void *src, size_t len, c
   } else {
     p.main_progress.fetch_add(1, std::memory_order_relaxed);  // posting (ucx_progress.cpp)
   }
+  if (stores && !wk.batch_stores) {
+    wk.batch_stores = true;
+    wk.staged_stores_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
+  }
   char *at = wk.batch + sizeof(request_hdr) + wk.batch_len;
-  const batch_rec rec{raddr, len};
   std::memcpy(at, &rec, sizeof rec);
   std::memcpy(at + sizeof rec, src, len);
   wk.batch_len += sizeof rec + len;
@@ -276,7 +306,7 @@ int batch_put(worker &wk, int pe, uint64_t raddr, const void *src, size_t len, c
 int do_staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
   worker &wk = *static_cast<worker *>(w);
   if (len != 0 && len <= wk.pl->batch_put && wk.is_default) {  // (the progress thread serves only this worker)
-    const int rc = batch_put(wk, pe, raddr, src, len, call);
+    const int rc = batch_add(wk, pe, batch_rec{raddr, len}, src, len, call);
     if (rc != 1) return rc;
   }
   request_hdr h{raddr, len, 0, 0, 0, static_cast<uint32_t>(kind::put), 0};
@@ -317,6 +347,11 @@ int do_staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned size, uint64
       (result == nullptr) != (req == nullptr)) {
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged atomic %d of %u bytes is not one there is", op,
                   size);
+  }
+  if (result == nullptr && wk.pl->batch_put != 0 && wk.is_default) {  // with the puts (ucx_staged.cpp, "Batches")
+    const batch_rec rec{raddr, rec_atomic | (static_cast<uint64_t>(op) << 8) | size};
+    const int rc = batch_add(wk, pe, rec, &value, sizeof value, call);
+    if (rc != 1) return rc;
   }
   staged_req *r = result != nullptr ? new staged_req() : nullptr;
   if (r != nullptr) r->result = result;
@@ -433,7 +468,9 @@ void send_batch(worker &wk, const char *call) {
   wk.batch_len = 0;
   wk.batch_pe = -1;
   plugin &p = *wk.pl;
-  const request_hdr h{0, len, 2 * (static_cast<uint64_t>(pe) + 1), 0, 0, static_cast<uint32_t>(kind::put_batch), 0};
+  const bool stores = wk.batch_stores;
+  wk.batch_stores = false;
+  const request_hdr h{0, len, counted_token(pe, stores), 0, 0, static_cast<uint32_t>(kind::put_batch), 0};
   std::memcpy(buf, &h, sizeof h);
   int rc = SYMMEM_ERR_PEER_GONE;
   if (ucp_ep_h ep = usable_endpoint(wk, pe, call); ep == nullptr) {
@@ -444,6 +481,7 @@ void send_batch(worker &wk, const char *call) {
   if (rc != SYMMEM_SUCCESS) {  // the flush that waits for it reports the error
     int none = 0;
     wk.staged_error.compare_exchange_strong(none, rc);
+    if (stores) wk.staged_stores_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_release);
     wk.staged_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_release);
     wk.staged_pending.fetch_sub(1, std::memory_order_release);
   }
@@ -471,8 +509,15 @@ int do_staged_pending(void *w, int pe) {
   return wk.staged_to[static_cast<size_t>(pe)].load(std::memory_order_acquire) != 0 ? 1 : 0;
 }
 
+int do_staged_stores_pending(void *w, int pe) {
+  worker &wk = *static_cast<worker *>(w);
+  if (pe < 0 || pe >= wk.pl->host.n_pes) return do_staged_pending(w, pe);
+  return wk.staged_stores_to[static_cast<size_t>(pe)].load(std::memory_order_acquire) != 0 ? 1 : 0;
+}
+
 void fill_staged_ops(symmem_net_ops &ops) {
   ops.staged_pending = do_staged_pending;
+  ops.staged_stores_pending = do_staged_stores_pending;
   ops.staged_put = do_staged_put;
   ops.staged_get = do_staged_get;
   ops.staged_amo = do_staged_amo;
