@@ -52,7 +52,8 @@
     "Puts of at most this many bytes to the host heap or static data of a PE on another host go as "  \
     "staged operations (one active message that the owner answers), so a quiet completes them in one " \
     "round trip instead of the two of UCX's put and flush over TCP; larger puts use UCX RMA. "          \
-    "Non-fetching atomics go the same way. 0: always RMA and UCX atomics.")                                                                                      \
+    "Non-fetching atomics go the same way, and small non-blocking gets (SYMMEM_NET_PUT_BATCH). "     \
+    "0: always RMA and UCX atomics.")                                                                                      \
   X(net_put_batch, size, "NET_PUT_BATCH", "64k", "", "", "",                                              \
     "Staged puts on the default context of at most an eighth of this many bytes to one PE on another host, and "  \
     "non-fetching atomics, travel together, " \

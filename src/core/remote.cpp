@@ -291,6 +291,10 @@ int stage_store(void *, uint64_t addr, const void *src, size_t len) {
 
 int stage_load(void *, void *dst, uint64_t addr, size_t len) {
   if (current_log_level() >= log_level::trace) log(log_level::trace, "staged load of %zu bytes at %#llx", len, static_cast<unsigned long long>(addr));
+  if (staged_data(addr, len)) {  // static data (small non-blocking gets of it are staged too)
+    if (len != 0) std::memcpy(dst, reinterpret_cast<const void *>(addr), len);
+    return SYMMEM_SUCCESS;
+  }
   if (!staged_range(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
   if (len != 0) copy_kind(dst, reinterpret_cast<const void *>(addr), len);
   return SYMMEM_SUCCESS;
@@ -529,8 +533,13 @@ void get_chunk(void *w, char *d, const char *s, size_t n, int pe, bool nbi, cons
   settle_staged(w, pe, call);
   while (n > 0) {
     target t = resolve(s, n, pe, call);
+    status st;
     if (t.region == region_staged) {
       must(r.net->staged_get(w, pe, t.raddr, d, t.n, call), pe, call);
+    } else if (nbi && t.n <= r.put_staged && r.net->staged_get_nbi(w, pe, t.raddr, d, t.n, call, &st)) {
+      // Small non-blocking gets travel in the batches of small puts (ucx_staged.cpp, "Batches"):
+      // a stream of them to one PE is a few messages, not one each.
+      must(st, pe, call);
     } else {
       must(r.net->get(w, pe, t.region, t.raddr, d, t.n, nbi, call), pe, call);
     }

@@ -218,6 +218,15 @@ status transport::staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned s
   return rc == 1 ? wait(w, req, pe, "a staged atomic operation", call) : code_status(rc);
 }
 
+bool transport::staged_get_nbi(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call,
+                               status *st) {
+  if (ops_.staged_get_nbi == nullptr) return false;
+  const int rc = ops_.staged_get_nbi(w, pe, raddr, dst, len, call);
+  if (rc == 1) return false;
+  *st = code_status(rc);
+  return true;
+}
+
 status transport::fence(void *w, const char *call) { return code_status(ops_.fence(w, call)); }
 
 status transport::quiet(void *w, int pe, const char *call) {

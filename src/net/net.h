@@ -101,6 +101,9 @@ class transport {
   // Whether staged operations of the worker that a quiet completes (puts, non-fetching atomics)
   // to PE pe (pe < 0: to any) still wait for their answers.
   bool staged_pending(void *w, int pe) { return ops_.staged_pending == nullptr || ops_.staged_pending(w, pe) != 0; }
+  // A non-blocking get as a staged message (net_plugin.h, staged_get_nbi); false when the plugin
+  // does not take it (the caller then uses get).
+  bool staged_get_nbi(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call, status *st);
   bool staged_stores_pending(void *w, int pe) {
     return ops_.staged_stores_pending == nullptr ? staged_pending(w, pe) : ops_.staged_stores_pending(w, pe) != 0;
   }

@@ -194,6 +194,12 @@ typedef struct symmem_net_ops {
   // not been answered yet, else 0; non-fetching atomics are left out (pe < 0: as staged_pending).
   // A get or a fetching atomic waits for these before it goes. NULL: the library asks staged_pending.
   int (*staged_stores_pending)(void *worker, int pe);
+  // A non-blocking get from PE pe's host heap or static data (staged or not) into host memory
+  // `dst`, carried by staged messages (batched with the worker's others to that PE): 0 when
+  // posted (`dst` holds the bytes once the worker's next flush completes); 1 when the plugin does
+  // not take this one (too large, or a worker it does not batch on): the library gets it with
+  // get. NULL: the library always uses get.
+  int (*staged_get_nbi)(void *worker, int pe, uint64_t raddr, void *dst, size_t len, const char *call);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

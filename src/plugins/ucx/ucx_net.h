@@ -82,6 +82,10 @@ struct worker {
   size_t batch_len = 0;
   int batch_pe = -1;
   bool batch_stores = false;  // a put is in the batch (counted in staged_stores_to)
+  // Non-blocking gets in the batch: where each one's bytes go, in order (their sum at most
+  // plugin::batch_bytes); the owner answers with their bytes one after the other.
+  std::vector<std::pair<void *, size_t>> batch_gets;
+  size_t batch_get_bytes = 0;
   int efd = -2;  // the worker's event descriptor (ucx_progress.cpp, event_fd); -2: not asked yet, -1: none
 };
 

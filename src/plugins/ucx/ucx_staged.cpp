@@ -40,13 +40,15 @@ namespace {
 enum class kind : uint32_t { put = 1, get = 2, amo = 3, put_signal = 4, put_batch = 5 };
 
 // A record in a batch's payload (no padding between records): a put, this header then its
-// bytes; or a non-fetching atomic, whose len has rec_atomic set, its op in bits 8-15 and its
-// size in bits 0-7, followed by its 8-byte operand.
+// bytes; a non-fetching atomic, whose len has rec_atomic set, its op in bits 8-15 and its size in
+// bits 0-7, followed by its 8-byte operand; or a non-blocking get, whose len has rec_get set and
+// whose bytes the answer carries, after those of the batch's earlier gets.
 struct batch_rec {
   uint64_t addr;
   uint64_t len;
 };
 constexpr uint64_t rec_atomic = uint64_t{1} << 63;
+constexpr uint64_t rec_get = uint64_t{1} << 62;
 
 // The token of a counted operation: even, naming the target PE, with bit 1 set when it stores
 // data (its answer then also settles staged_stores_to).
@@ -72,6 +74,7 @@ struct answer_hdr {
 // A staged request of this process: what its test waits for.
 enum class awaits : uint8_t {
   answer,   // a get's or a fetching atomic's answer
+  batch,    // a batch with gets: nobody tests it; its answer scatters their bytes and settles the counts
   flush,    // UCX's flush, then every counted operation's answer (flush_staged)
   backlog,  // the worker's unsent staged bytes to shrink to half the bound (do_staged_backlog)
 };
@@ -83,6 +86,10 @@ struct staged_req {
   size_t len = 0;
   uint64_t *result = nullptr;  // fetching atomic
   void *ucx_req = nullptr;     // flush: UCX's own flush in flight
+  // batch: its PE, whether it stores (staged_stores_to), and where its gets' bytes go
+  int pe = -1;
+  bool stores = false;
+  std::vector<std::pair<void *, size_t>> gets;
 };
 
 void *tag(staged_req *r) { return reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(r) | 1); }
@@ -178,7 +185,8 @@ int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t 
 
 // The target's side: performs the request through the library and answers, inside the progress
 // of its default worker (whose lock the progressing thread holds: no guard here).
-int perform(plugin &p, const request_hdr &h, const void *data, size_t length, char *out, uint64_t &old) {
+int perform(plugin &p, const request_hdr &h, const void *data, size_t length, char *out, size_t out_len,
+            uint64_t &old) {
   const symmem_net_host &host = p.host;
   if (host.stage_store == nullptr || h.len > SYMMEM_NET_DATA_SIGNAL_MAX) return SYMMEM_ERR_INVALID_ARGUMENT;
   switch (static_cast<kind>(h.kind)) {
@@ -195,12 +203,21 @@ int perform(plugin &p, const request_hdr &h, const void *data, size_t length, ch
     case kind::put_batch: {  // in the order they were posted; the first refusal ends it
       if (length != h.len) return SYMMEM_ERR_INVALID_ARGUMENT;
       const char *at = static_cast<const char *>(data);
+      size_t out_at = 0;
       for (size_t left = length; left != 0;) {
         batch_rec rec{};
         if (left < sizeof rec) return SYMMEM_ERR_INVALID_ARGUMENT;
         std::memcpy(&rec, at, sizeof rec);
         at += sizeof rec;
         left -= sizeof rec;
+        if ((rec.len & rec_get) != 0) {
+          const size_t n = static_cast<size_t>(rec.len & ~rec_get);
+          if (n > out_len - out_at) return SYMMEM_ERR_INVALID_ARGUMENT;
+          const int rc = host.stage_load(host.stage_ctx, out + out_at, rec.addr, n);
+          if (rc != SYMMEM_SUCCESS) return rc;
+          out_at += n;
+          continue;
+        }
         if ((rec.len & rec_atomic) != 0) {
           uint64_t value = 0, old = 0;
           if (left < sizeof value) return SYMMEM_ERR_INVALID_ARGUMENT;
@@ -250,6 +267,27 @@ ucs_status_t on_answer(void *arg, const void *header, size_t header_length, void
     return UCS_OK;
   }
   staged_req *r = untag(reinterpret_cast<const void *>(a.token));
+  if (r->what == awaits::batch) {  // a batch with gets: their bytes, then the counts as for a counted one
+    size_t total = 0;
+    for (const auto &g : r->gets) total += g.second;
+    int none = 0;
+    if (a.status == 0 && length == total) {
+      const char *from = static_cast<const char *>(data);
+      for (const auto &g : r->gets) {
+        std::memcpy(g.first, from, g.second);
+        from += g.second;
+      }
+    } else {
+      wk.staged_error.compare_exchange_strong(none, a.status < 0 ? static_cast<int>(a.status) : SYMMEM_ERR_INVALID_ARGUMENT);
+    }
+    if (r->pe >= 0 && r->pe < wk.pl->host.n_pes) {
+      if (r->stores) wk.staged_stores_to[static_cast<size_t>(r->pe)].fetch_sub(1, std::memory_order_release);
+      wk.staged_to[static_cast<size_t>(r->pe)].fetch_sub(1, std::memory_order_release);
+    }
+    delete r;
+    wk.staged_pending.fetch_sub(1, std::memory_order_release);  // last: a quiet that sees 0 sees the bytes
+    return UCS_OK;
+  }
   if (a.status == 0) {
     if (r->dst != nullptr) std::memcpy(r->dst, data, length < r->len ? length : r->len);
     if (r->result != nullptr) *r->result = a.value;
@@ -269,15 +307,22 @@ int refused(plugin &p, int code, const char *call) {
 // when it goes to another PE or has no room left: a put (`len` bytes at `src`) or a non-fetching
 // atomic (rec.len with rec_atomic; its 8-byte operand at `src`, len 8). 1: not batched, as nothing
 // to PE pe awaits its answer (the caller sends it by itself, at once).
-int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, const char *call) {
+// A get (rec_get; `dst` then takes its bytes when the answer comes, src and len are none) is
+// batched even with nothing unanswered when `always`, and that batch is then sent at once.
+int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, const char *call, void *dst = nullptr,
+              bool always = false) {
   plugin &p = *wk.pl;
-  const bool stores = (rec.len & rec_atomic) == 0;
+  const bool get = (rec.len & rec_get) != 0;
+  const bool stores = (rec.len & (rec_atomic | rec_get)) == 0;
+  const size_t get_len = get ? static_cast<size_t>(rec.len & ~rec_get) : 0;
   worker_guard guard(wk);
-  if (wk.batch != nullptr && (wk.batch_pe != pe || wk.batch_len + sizeof(batch_rec) + len > p.batch_bytes)) {
+  if (wk.batch != nullptr && (wk.batch_pe != pe || wk.batch_len + sizeof(batch_rec) + len > p.batch_bytes ||
+                              wk.batch_get_bytes + get_len > p.batch_bytes)) {
     send_batch(wk, call);
   }
+  const bool alone = wk.batch == nullptr && wk.staged_to[static_cast<size_t>(pe)].load(std::memory_order_relaxed) == 0;
   if (wk.batch == nullptr) {
-    if (wk.staged_to[static_cast<size_t>(pe)].load(std::memory_order_relaxed) == 0) return 1;
+    if (alone && !always) return 1;
     if (reach(wk, pe, call) == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
     wk.batch = owned_alloc(sizeof(request_hdr) + p.batch_bytes);
     if (wk.batch == nullptr) return report(p, SYMMEM_ERR_OUT_OF_MEMORY, call, "no memory for a staged put");
@@ -296,11 +341,26 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
     wk.batch_stores = true;
     wk.staged_stores_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
   }
+  if (get) {
+    wk.batch_gets.emplace_back(dst, get_len);
+    wk.batch_get_bytes += get_len;
+  }
   char *at = wk.batch + sizeof(request_hdr) + wk.batch_len;
   std::memcpy(at, &rec, sizeof rec);
-  std::memcpy(at + sizeof rec, src, len);
+  if (len != 0) std::memcpy(at + sizeof rec, src, len);
   wk.batch_len += sizeof rec + len;
+  if (alone) send_batch(wk, call);  // (always) nothing to wait behind: it goes by itself
   return SYMMEM_SUCCESS;
+}
+
+// A non-blocking get of at most plugin::batch_put bytes: a record in the batch to PE pe (begun
+// here when there is none, then sent at once when nothing to pe was unanswered, as a lone put
+// goes); `dst` holds the bytes once the worker's flush completes, which waits for the answer.
+int do_staged_get_nbi(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call) {
+  worker &wk = *static_cast<worker *>(w);
+  if (len == 0) return SYMMEM_SUCCESS;
+  if (len > wk.pl->batch_put || !wk.is_default) return 1;  // the caller gets it another way
+  return batch_add(wk, pe, batch_rec{raddr, rec_get | len}, nullptr, 0, call, dst, true);
 }
 
 int do_staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
@@ -379,11 +439,15 @@ ucs_status_t on_staged_request(void *arg, const void *header, size_t header_leng
     return UCS_OK;
   }
   std::memcpy(&h, header, sizeof h);
-  const size_t out_len = static_cast<kind>(h.kind) == kind::get && h.len <= SYMMEM_NET_DATA_SIGNAL_MAX ? h.len : 0;
+  // A get's bytes, or a batch's gets' (their sum in `value`).
+  const kind k = static_cast<kind>(h.kind);
+  const uint64_t want = k == kind::get ? h.len : k == kind::put_batch ? h.value : 0;
+  const size_t out_len = want <= SYMMEM_NET_DATA_SIGNAL_MAX ? static_cast<size_t>(want) : 0;
   char *buf = owned_alloc(sizeof(answer_hdr) + out_len);
   if (buf == nullptr) return UCS_OK;  // the sender's wait names this PE
   answer_hdr a{h.token, 0, 0};
-  a.status = perform(p, h, data, length, buf + sizeof a, a.value);
+  a.status = out_len == want ? perform(p, h, data, length, buf + sizeof a, out_len, a.value)
+                             : SYMMEM_ERR_INVALID_ARGUMENT;
   std::memcpy(buf, &a, sizeof a);
   (void)send_owned(p, nullptr, param->reply_ep, staged_answer_am_id, buf, sizeof a, a.status == 0 ? out_len : 0, false, -1,
                    "answer", "staged operation");
@@ -470,7 +534,18 @@ void send_batch(worker &wk, const char *call) {
   plugin &p = *wk.pl;
   const bool stores = wk.batch_stores;
   wk.batch_stores = false;
-  const request_hdr h{0, len, counted_token(pe, stores), 0, 0, static_cast<uint32_t>(kind::put_batch), 0};
+  staged_req *r = nullptr;  // with gets, the answer needs to know where their bytes go
+  if (!wk.batch_gets.empty()) {
+    r = new staged_req();
+    r->what = awaits::batch;
+    r->pe = pe;
+    r->stores = stores;
+    r->gets.swap(wk.batch_gets);
+  }
+  const uint64_t get_bytes = wk.batch_get_bytes;
+  wk.batch_get_bytes = 0;
+  const request_hdr h{0, len, r != nullptr ? reinterpret_cast<uint64_t>(tag(r)) : counted_token(pe, stores), get_bytes,
+                      0, static_cast<uint32_t>(kind::put_batch), 0};
   std::memcpy(buf, &h, sizeof h);
   int rc = SYMMEM_ERR_PEER_GONE;
   if (ucp_ep_h ep = usable_endpoint(wk, pe, call); ep == nullptr) {
@@ -484,12 +559,15 @@ void send_batch(worker &wk, const char *call) {
     if (stores) wk.staged_stores_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_release);
     wk.staged_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_release);
     wk.staged_pending.fetch_sub(1, std::memory_order_release);
+    delete r;
   }
 }
 
 void drop_batch(worker &wk) {
   if (wk.batch != nullptr) owned_free(wk.batch);
   wk.batch = nullptr;
+  wk.batch_gets.clear();
+  wk.batch_get_bytes = 0;
 }
 
 int do_staged_backlog(void *w, void **req, const char *call) {
@@ -518,6 +596,7 @@ int do_staged_stores_pending(void *w, int pe) {
 void fill_staged_ops(symmem_net_ops &ops) {
   ops.staged_pending = do_staged_pending;
   ops.staged_stores_pending = do_staged_stores_pending;
+  ops.staged_get_nbi = do_staged_get_nbi;
   ops.staged_put = do_staged_put;
   ops.staged_get = do_staged_get;
   ops.staged_amo = do_staged_amo;
