@@ -254,24 +254,6 @@ bool staged_data(uint64_t addr, size_t len) {
   return g.data_len != 0 && off < g.data_len && len <= g.data_len - off;
 }
 
-template <class T>
-uint64_t cpu_amo(T *at, int op, uint64_t value, uint64_t compare) {
-  std::atomic_ref<T> w(*at);
-  const T v = static_cast<T>(value);
-  switch (op) {
-    case SYMMEM_NET_AMO_ADD: return w.fetch_add(v, std::memory_order_acq_rel);
-    case SYMMEM_NET_AMO_SWAP: return w.exchange(v, std::memory_order_acq_rel);
-    case SYMMEM_NET_AMO_CSWAP: {
-      T expected = static_cast<T>(compare);
-      w.compare_exchange_strong(expected, v, std::memory_order_acq_rel);
-      return expected;
-    }
-    case SYMMEM_NET_AMO_AND: return w.fetch_and(v, std::memory_order_acq_rel);
-    case SYMMEM_NET_AMO_OR: return w.fetch_or(v, std::memory_order_acq_rel);
-    default: return w.fetch_xor(v, std::memory_order_acq_rel);
-  }
-}
-
 void copy_kind(void *to, const void *from, size_t n) {
   g.heap->copy(to, from, n);
   std::atomic_thread_fence(std::memory_order_release);  // before the answer that completes it
@@ -307,13 +289,9 @@ int stage_amo(void *, uint64_t addr, int op, unsigned size, uint64_t value, uint
     return SYMMEM_ERR_NOT_ACCESSIBLE;
   }
   if (current_log_level() >= log_level::trace) log(log_level::trace, "staged atomic %d of %u bytes at %#llx", op, size, static_cast<unsigned long long>(addr));
-  if (staged_data(addr, size)) {  // static data: the CPU's atomics, as the node-local PEs' and UCX's
-    *old = size == 4 ? cpu_amo(reinterpret_cast<uint32_t *>(addr), op, value, compare)
-                     : cpu_amo(reinterpret_cast<uint64_t *>(addr), op, value, compare);
-    return SYMMEM_SUCCESS;
-  }
-  if (!staged_range(addr, size)) return SYMMEM_ERR_NOT_ACCESSIBLE;
-  *old = heap_amo(reinterpret_cast<void *>(addr), op, size, value, compare);
+  const bool in_data = staged_data(addr, size);  // static data: the CPU's atomics, as the node-local PEs' and UCX's
+  if (!in_data && !staged_range(addr, size)) return SYMMEM_ERR_NOT_ACCESSIBLE;
+  *old = heap_amo(reinterpret_cast<void *>(addr), op, size, value, compare, in_data);
   return SYMMEM_SUCCESS;
 }
 
@@ -358,11 +336,12 @@ void log_routes() {
 
 }  // namespace
 
-uint64_t heap_amo(void *at, int op, unsigned size, uint64_t value, uint64_t compare) {
+uint64_t heap_amo(void *at, int op, unsigned size, uint64_t value, uint64_t compare, bool host) {
   static constexpr int kind_op[] = {mem::amo_add, mem::amo_swap, mem::amo_cas, mem::amo_and, mem::amo_or, mem::amo_xor};
   if (op < SYMMEM_NET_AMO_ADD || op > SYMMEM_NET_AMO_XOR) fatal("atomic", "unknown network atomic %d", op);
   const bool cas = op == SYMMEM_NET_AMO_CSWAP;  // the kind's cas takes (expected, desired)
-  return g.heap->amo(kind_op[op], at, size, false, cas ? compare : value, cas ? value : 0);
+  const uint64_t a = cas ? compare : value, b = cas ? value : 0;
+  return host ? mem::host_amo(kind_op[op], at, size, a, b) : g.heap->amo(kind_op[op], at, size, false, a, b);
 }
 
 bool is_remote(int pe) {

@@ -120,8 +120,9 @@ void ctrl_put_add(int pe, size_t data_offset, const void *src, size_t n, size_t 
                   const char *call);
 
 // A network atomic (op: SYMMEM_NET_AMO_*, size 4 or 8) carried out here by the heap's memory kind
-// (host heap: the CPU's atomics; GPU heap: a system-scope atomic kernel). Returns the old value.
-uint64_t heap_amo(void *at, int op, unsigned size, uint64_t value, uint64_t compare);
+// (host heap: the CPU's atomics; GPU heap: a system-scope atomic kernel), or with `host` by the
+// host kind's (other host memory of this PE: its static data). Returns the old value.
+uint64_t heap_amo(void *at, int op, unsigned size, uint64_t value, uint64_t compare, bool host = false);
 
 // What a proxy ring's requests do (core/proxy_exec.cpp): the runtime's routines, remote or mapped.
 std::unique_ptr<net::proxy_executor> make_proxy_executor();

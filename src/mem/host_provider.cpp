@@ -71,8 +71,7 @@ class host_provider final : public provider {
   void zero(void *dst, size_t n) override { std::memset(dst, 0, n); }
   uint64_t amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) override {
     (void)is_float;  // bits: the CPU's integer atomics serve floats of the same size (no float add here)
-    return size == 4 ? cpu_amo(op, static_cast<uint32_t *>(target), static_cast<uint32_t>(a), static_cast<uint32_t>(b))
-                     : cpu_amo(op, static_cast<uint64_t *>(target), a, b);
+    return host_amo(op, target, size, a, b);
   }
 
   void release(size_t offset, size_t length) override {
@@ -95,6 +94,11 @@ class host_provider final : public provider {
 };
 
 }  // namespace
+
+uint64_t host_amo(int op, void *target, unsigned size, uint64_t a, uint64_t b) {
+  return size == 4 ? cpu_amo(op, static_cast<uint32_t *>(target), static_cast<uint32_t>(a), static_cast<uint32_t>(b))
+                   : cpu_amo(op, static_cast<uint64_t *>(target), a, b);
+}
 
 std::unique_ptr<provider> make_host_provider() { return std::make_unique<host_provider>(); }
 

@@ -79,5 +79,8 @@ class provider {
 };
 
 std::unique_ptr<provider> make_host_provider();
+// The host kind's atomic (provider::amo's arguments, integer bits) on any host memory, such as the
+// symmetric static data: the CPU's atomic instructions.
+uint64_t host_amo(int op, void *target, unsigned size, uint64_t a, uint64_t b);
 
 }  // namespace symmem::mem

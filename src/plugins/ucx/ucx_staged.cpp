@@ -150,6 +150,14 @@ int send_owned(plugin &p, worker *counted, ucp_ep_h ep, unsigned am_id, char *bu
   return SYMMEM_SUCCESS;  // the callback frees the buffer and the request when the send completes
 }
 
+// A counted message to PE pe answered, or never sent: its counts come off, the worker's total
+// last (a quiet that sees it at 0 sees what the answer brought).
+void uncount(worker &wk, int pe, bool stores) {
+  if (stores) wk.staged_stores_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_release);
+  wk.staged_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_release);
+  wk.staged_pending.fetch_sub(1, std::memory_order_release);
+}
+
 int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t len, const char *what,
                  const char *call) {
   const bool counted = h.token == 0;
@@ -175,11 +183,7 @@ int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t 
     if (stores) wk.staged_stores_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
   }
   const int rc = send_owned(*wk.pl, &wk, ep, staged_request_am_id, buf, sizeof h, len, true, pe, what, call);
-  if (rc != SYMMEM_SUCCESS && counted) {
-    if (stores) wk.staged_stores_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_relaxed);
-    wk.staged_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_relaxed);
-    wk.staged_pending.fetch_sub(1, std::memory_order_relaxed);
-  }
+  if (rc != SYMMEM_SUCCESS && counted) uncount(wk, pe, stores);
   return rc;
 }
 
@@ -260,10 +264,10 @@ ucs_status_t on_answer(void *arg, const void *header, size_t header_length, void
     if (a.status < 0) wk.staged_error.compare_exchange_strong(none, static_cast<int>(a.status));
     const uint64_t pe = a.token / 4 - 1;
     if (a.token >= 4 && pe < static_cast<uint64_t>(wk.pl->host.n_pes)) {
-      if ((a.token & 2) != 0) wk.staged_stores_to[pe].fetch_sub(1, std::memory_order_release);
-      wk.staged_to[pe].fetch_sub(1, std::memory_order_release);
+      uncount(wk, static_cast<int>(pe), (a.token & 2) != 0);
+    } else {
+      wk.staged_pending.fetch_sub(1, std::memory_order_release);
     }
-    wk.staged_pending.fetch_sub(1, std::memory_order_release);
     return UCS_OK;
   }
   staged_req *r = untag(reinterpret_cast<const void *>(a.token));
@@ -280,12 +284,10 @@ ucs_status_t on_answer(void *arg, const void *header, size_t header_length, void
     } else {
       wk.staged_error.compare_exchange_strong(none, a.status < 0 ? static_cast<int>(a.status) : SYMMEM_ERR_INVALID_ARGUMENT);
     }
-    if (r->pe >= 0 && r->pe < wk.pl->host.n_pes) {
-      if (r->stores) wk.staged_stores_to[static_cast<size_t>(r->pe)].fetch_sub(1, std::memory_order_release);
-      wk.staged_to[static_cast<size_t>(r->pe)].fetch_sub(1, std::memory_order_release);
-    }
+    const int pe = r->pe;
+    const bool stores = r->stores;
     delete r;
-    wk.staged_pending.fetch_sub(1, std::memory_order_release);  // last: a quiet that sees 0 sees the bytes
+    uncount(wk, pe, stores);  // (r->pe is the batch's: always a PE of the job)
     return UCS_OK;
   }
   if (a.status == 0) {
@@ -556,9 +558,7 @@ void send_batch(worker &wk, const char *call) {
   if (rc != SYMMEM_SUCCESS) {  // the flush that waits for it reports the error
     int none = 0;
     wk.staged_error.compare_exchange_strong(none, rc);
-    if (stores) wk.staged_stores_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_release);
-    wk.staged_to[static_cast<size_t>(pe)].fetch_sub(1, std::memory_order_release);
-    wk.staged_pending.fetch_sub(1, std::memory_order_release);
+    uncount(wk, pe, stores);
     delete r;
   }
 }
