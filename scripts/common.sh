@@ -21,9 +21,13 @@ need_packages() {
 }
 
 # configure_build DIR [cmake args...]
+# A new folder is set up for Ninja when it is there (it starts the compiles of a target's users
+# while the target links, which make does not); a folder set up before keeps its generator.
 configure_build() {
   dir=$1; shift
-  cmake -S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 || {
+  gen=""
+  [ -f "$dir/CMakeCache.txt" ] || ! command -v ninja >/dev/null || gen="-GNinja"
+  cmake -S "$ROOT" -B "$dir" $gen -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >"$dir.configure.log" 2>&1 || {
     cat "$dir.configure.log"; return 1; }
   cmake --build "$dir" -j "$JOBS" >"$dir.build.log" 2>&1 || {
     tail -60 "$dir.build.log"; return 1; }
