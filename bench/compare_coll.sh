@@ -52,7 +52,7 @@ if [ ! -e "$build/CMakeCache.txt" ]; then
   cmake -S "$repo" -B "$build" -DSYMMEM_CUDA=OFF -DCMAKE_BUILD_TYPE=Release >"$out/cmake.log" 2>&1 ||
     { echo "cmake failed: see $out/cmake.log" >&2; exit 1; }
 fi
-make -C "$build" -j"$jobs" symmem symmem-run >"$out/make.log" 2>&1 || { echo "build failed: see $out/make.log" >&2; exit 1; }
+cmake --build "$build" -j"$jobs" --target symmem symmem-run >"$out/make.log" 2>&1 || { echo "build failed: see $out/make.log" >&2; exit 1; }
 cc -O2 -std=c11 -I"$repo/include" -I"$build/include" "$here/coll_bench.c" -o "$out/coll_bench_symmem" \
   -L"$build/src" -lsymmem -Wl,-rpath,"$build/src" || exit 1
 have_oshmem=0

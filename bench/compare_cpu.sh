@@ -129,7 +129,7 @@ if [ "$skip_symmem" = 0 ]; then
   step=cmake
   if cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSYMMEM_CUDA=OFF \
        -DSYMMEM_BUILD_TESTS=OFF >"$out/cmake.log" 2>&1 &&
-     step=make && make -C "$build" -j"$jobs" shmem_bench symmem-run >"$out/make.log" 2>&1; then
+     step=make && cmake --build "$build" -j"$jobs" --target shmem_bench symmem-run >"$out/make.log" 2>&1; then
     echo "built $build/bench/shmem_bench and $build/tools/symmem-run"
   else
     echo "ERROR: the symmem build failed ($step); errors in $out/$step.log:" >&2

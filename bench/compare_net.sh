@@ -60,7 +60,7 @@ if [ -z "${NETNS_HOSTS:-}" ]; then
   echo "### building symmem (Release, CPU only) in $build"
   cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSYMMEM_CUDA=OFF -DSYMMEM_BUILD_TESTS=OFF \
     >"$out/cmake.log" 2>&1 &&
-    make -C "$build" -j"$jobs" shmem_bench coll_bench symmem-run symmem_net_ucx >"$out/make.log" 2>&1 ||
+    cmake --build "$build" -j"$jobs" --target shmem_bench coll_bench symmem-run symmem_net_ucx >"$out/make.log" 2>&1 ||
     { echo "ERROR: the symmem build failed (see $out/make.log)" >&2; exit 1; }
   if [ "$oshmem" = 1 ]; then
     echo "### building shmem_bench and coll_bench with oshcc -O2"

@@ -33,7 +33,7 @@ export SHMEM_SYMMETRIC_SIZE=256M SHMEM_SYMMETRIC_HEAP_SIZE=256M OMPI_MCA_osc="${
 
 oshcc -O2 -std=c11 "$here/static_bench.c" -o "$tmp/static_bench_oshmem" || { echo "oshcc build failed" >&2; exit 1; }
 cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSYMMEM_CUDA=OFF -DSYMMEM_BUILD_TESTS=OFF >"$out/cmake.log" 2>&1 &&
-  make -C "$build" -j"$(nproc)" static_bench symmem-run >"$out/make.log" 2>&1 || { echo "symmem build failed: $out" >&2; exit 1; }
+  cmake --build "$build" -j"$(nproc)" --target static_bench symmem-run >"$out/make.log" 2>&1 || { echo "symmem build failed: $out" >&2; exit 1; }
 
 csvs=() failed=0
 run() {  # impl npes round command...

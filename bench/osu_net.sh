@@ -47,7 +47,7 @@ if [ -z "${NETNS_HOSTS:-}" ]; then
   osu=$(cd "$osu" && pwd)
   echo "### building symmem (Release, CPU only) in $build"
   cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSYMMEM_CUDA=OFF -DSYMMEM_BUILD_TESTS=OFF >"$out/cmake.log" 2>&1 &&
-    make -C "$build" -j"$(nproc)" symmem symmem_shmem symmem-run symmem_net_ucx >"$out/make.log" 2>&1 ||
+    cmake --build "$build" -j"$(nproc)" --target symmem symmem_shmem symmem-run symmem_net_ucx >"$out/make.log" 2>&1 ||
     { echo "ERROR: the symmem build failed (see $out/make.log)" >&2; exit 1; }
   echo "### building OSU's OpenSHMEM programs from $osu/openshmem"
   src="$osu/openshmem"
