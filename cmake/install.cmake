@@ -16,7 +16,11 @@ endfunction()
 
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" PATTERN "*.cuh")
 install(FILES ${PROJECT_BINARY_DIR}/include/symmem/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symmem)
-install(TARGETS symmem symmem_static symmem_shmem symmem_shmem_static EXPORT symmemTargets
+set(_symmem_installed symmem symmem_static symmem_shmem symmem_shmem_static)
+if(SYMMEM_HAVE_CUDA)
+  list(APPEND _symmem_installed symmem_device)  # symmem::symmem_device: -rdc programs link it
+endif()
+install(TARGETS ${_symmem_installed} EXPORT symmemTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -71,7 +75,8 @@ if(SYMMEM_HAVE_CUDA)
   #   lib/libnvshmem_host.so  a linker script: libsymmem and the shared CUDA runtime. nvcc links the
   #   lib/libnvshmem.so       static runtime by default; naming the shared one first leaves the
   #                           program and libsymmem one copy of it, as symmem-nvcc's -cudart shared
-  #   lib/libnvshmem_device.a no code (src/compat/nvshmem_device.c)
+  #   lib/libnvshmem_device.a libsymmem_device.a: the device API's cold paths with a register limit
+  #                           (include/symmem/detail/cold.h)
   #   lib/libsymmem.so.N      libsymmem's soname, so LD_LIBRARY_PATH=$NVSHMEM_HOME/lib finds it
   #   lib/cmake/nvshmem/      nvshmem::nvshmem_host, nvshmem::nvshmem_device, nvshmem::nvshmem
   #   bin/nvshmrun            symmem-run
@@ -90,7 +95,7 @@ if(SYMMEM_HAVE_CUDA)
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib
     RENAME libnvshmem.so)
-  install(TARGETS symmem_nvshmem_device ARCHIVE DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
+  install(FILES $<TARGET_FILE:symmem_device> DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib RENAME libnvshmem_device.a)
   install(DIRECTORY DESTINATION ${SYMMEM_NVSHMEM_DIR}/bin)
   set(_nv ${CMAKE_INSTALL_PREFIX}/${SYMMEM_NVSHMEM_DIR})
   file(RELATIVE_PATH _to_inc ${_nv} ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR})

@@ -57,6 +57,13 @@ cd "$tmp"
   -o hello_doc -L "$H/lib" -lnvshmem_host -lnvshmem_device 2>"$tmp/warn"
 [ ! -s "$tmp/warn" ] || { cat "$tmp/warn"; fail "warnings from NVSHMEM's build line"; }
 hello ./hello_doc
+# Registers: a kernel that calls the device API keeps at most 32 after the device link (the cold
+# paths come from libnvshmem_device.a, compiled with that limit).
+"$nvcc" -rdc=true -ccbin g++ -gencode=arch=compute_$arch,code=sm_$arch -I "$H/include" "$src/regs.cu" -o regs \
+  -L "$H/lib" -lnvshmem_host -lnvshmem_device -Xnvlink -v >"$tmp/regs.log" 2>&1 || { cat "$tmp/regs.log"; fail "regs.cu"; }
+awk "/Function properties for '_Z[0-9]*k_/ { name = \$NF; getline; if (\$5 + 0 > 32) { print name, \$5, \"registers\"; bad = 1 } n++ }
+     END { if (n != 12) { print \"expected 12 kernels, nvlink reported\", n; bad = 1 } exit bad }" "$tmp/regs.log" ||
+  fail "kernels calling the device API use more than 32 registers (nvlink -v above)"
 # Older Makefiles (NVSHMEM 2.x) link one library, -lnvshmem.
 "$nvcc" -rdc=true -arch=sm_$arch -I "$H/include" -c "$src/hello.cu" -o hello.o
 "$nvcc" -arch=sm_$arch hello.o -o hello_old -L "$H/lib" -lnvshmem

@@ -39,6 +39,7 @@
 
 #include "symmem/cuda.h"
 #include "symmem/detail/device_state.h"
+#include "symmem/detail/cold.h"
 
 namespace symmem {
 namespace device {
@@ -194,8 +195,8 @@ __device__ __forceinline__ bool spin_expired(uint64_t start, uint64_t limit_ns, 
 }
 
 /* Waits until the 64-bit word at p compares true (acquire); traps with the condition past the limit. */
-__device__ __noinline__ inline void wait_u64_timeout(const uint64_t *p, int cmp, uint64_t value, uint64_t seen, int me,
-                                                    const char *what) {
+SYMMEM_COLD void wait_u64_timeout(const uint64_t *p, int cmp, uint64_t value, uint64_t seen, int me,
+                                  const char *what) {
   printf("symmem: PE %d: %s: waited past SYMMEM_WAIT_TIMEOUT for the word at %p to compare (op %d) with %llu; it "
          "holds %llu. The peer never arrived: check that every PE makes the same calls\n",
          me, what, (const void *)p, cmp, (unsigned long long)value, (unsigned long long)seen);
@@ -349,7 +350,7 @@ __device__ __forceinline__ const symmem_device_state &st() { return symmem_state
 /* Fences that cover every peer: GPU scope only when every peer is on this GPU. */
 __device__ __forceinline__ bool gpu_scope() { return symmem_state_.gpu_scope_ok != 0; }
 
-__device__ __noinline__ inline void bad_target(const void *addr, int pe, const char *call) {
+SYMMEM_COLD void bad_target(const void *addr, int pe, const char *call) {
   printf("symmem: PE %d: %s: PE %d %s (address %p, heap %p..+%llu); pass symmetric addresses and PEs 0..%d "
          "reachable from this GPU\n",
          symmem_state_.my_pe, call, pe,
@@ -407,7 +408,7 @@ __device__ __forceinline__ T *mapped(const T *addr, int pe) {
   return m.ok ? const_cast<T *>(m.p) : nullptr;
 }
 
-__device__ __noinline__ inline void bad_team(int team, const char *call) {
+SYMMEM_COLD void bad_team(int team, const char *call) {
   printf("symmem: PE %d: %s: team %d is not a team of this PE (destroyed, never created, or this PE is not a "
          "member); pass a team handle this PE got from a split\n",
          symmem_state_.my_pe, call, team);
@@ -806,11 +807,10 @@ __device__ __forceinline__ uint64_t signal_wait_until(uint64_t *sig_addr, int cm
   return detail::wait_u64(sig_addr, cmp, value, detail::gpu_scope(), symmem_state_.spin_limit_ns, symmem_state_.my_pe,
                           "signal_wait_until");
 }
-template <typename T>
-__device__ __noinline__ void wait_until_timeout(const T *ivar, int cmp) {
+SYMMEM_COLD void wait_until_timeout(const void *ivar, int cmp) {
   printf("symmem: PE %d: wait_until: waited past SYMMEM_WAIT_TIMEOUT for the variable at %p (comparison %d); the "
          "peer never wrote it\n",
-         symmem_state_.my_pe, (const void *)ivar, cmp);
+         symmem_state_.my_pe, ivar, cmp);
   __trap();
 }
 /* Relaxed polls at the job's scope (the writer may be any peer), then one fence: a relaxed read

@@ -255,7 +255,7 @@ __device__ __forceinline__ bool ll_bcast_fits(int team, const symmem_device_team
 
 __device__ __forceinline__ uint32_t ll_flag(uint64_t call) { return (uint32_t)(call % 0xFFFFFFFFull) + 1; }
 
-__device__ __noinline__ inline void ll_timeout(const char *call, int member, size_t line, uint64_t seen, uint32_t flag) {
+SYMMEM_COLD void ll_timeout(const char *call, int member, size_t line, uint64_t seen, uint32_t flag) {
   printf("symmem: PE %d: %s: waited past SYMMEM_WAIT_TIMEOUT for line %llu of team member %d's data (it holds "
          "flag %u, the call's is %u). The member never made this call: check that every PE makes the same calls "
          "with the same sizes\n",
@@ -420,8 +420,8 @@ __host__ __device__ __forceinline__ bool overlaps(const void *a, size_t an, cons
 /* Reductions on a team with members on other hosts (one thread of the group posts): `bytes` of
  * every remote member's `src` are fetched with GET requests through the ring, posted together and
  * then awaited, into consecutive slots of `slot_bytes` at `scratch`, members in team order. */
-__device__ __noinline__ inline void fetch_remote_members(const symmem_device_team &t, char *scratch, const char *src,
-                                                         size_t bytes, size_t slot_bytes) {
+SYMMEM_COLD void fetch_remote_members(const symmem_device_team &t, char *scratch, const char *src,
+                                      size_t bytes, size_t slot_bytes) {
   constexpr int kBatch = 32;  // fetching requests hold their ring slots until released
   symmem_proxy_ring *r = ring();
   uint64_t tickets[kBatch];
@@ -444,7 +444,7 @@ __device__ __noinline__ inline void fetch_remote_members(const symmem_device_tea
   drain();
 }
 
-__device__ __noinline__ inline void reduce_scratch_too_small(int remote, size_t elem, const char *call) {
+SYMMEM_COLD void reduce_scratch_too_small(int remote, size_t elem, const char *call) {
   printf("symmem: PE %d: %s: the team has %d members on other hosts, more than the device reduction's scratch of %d "
          "bytes holds one %llu-byte element of each; call the reduction from the host or on a stream\n",
          symmem_state_.my_pe, call, remote, SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES, (unsigned long long)elem);

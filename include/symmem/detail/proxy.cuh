@@ -49,7 +49,7 @@ __device__ __forceinline__ symmem_proxy_ring *ring_for(const void *addr, size_t 
   return r;
 }
 
-__device__ __noinline__ inline void bad_local(const void *buf, size_t n, int pe, const char *call) {
+SYMMEM_COLD void bad_local(const void *buf, size_t n, int pe, const char *call) {
   printf("symmem: PE %d: %s: PE %d is on another host, reached through the host's proxy, which cannot read or write "
          "the kernel's local or shared memory at %p (%llu bytes; up to %d bytes travel inline); use a buffer in global "
          "memory (the symmetric heap, cudaMalloc, or mapped host memory)\n",
@@ -101,8 +101,8 @@ __device__ __forceinline__ void inline_transfer(symmem_proxy_ring *r, symmem_pro
   symmem_proxy_release(r, ticket);
 }
 
-__device__ __noinline__ inline void remote_put(void *dest, const void *src, size_t n, int pe, bool complete,
-                                               const char *call) {
+SYMMEM_COLD void remote_put(void *dest, const void *src, size_t n, int pe, bool complete,
+                            const char *call) {
   symmem_proxy_ring *r = ring_for(dest, n, pe, call);
   const symmem_proxy_req q = request(SYMMEM_PROXY_PUT, pe, (uint64_t)dest, (uint64_t)src, n);
   if (!__isGlobal(src)) {
@@ -114,7 +114,7 @@ __device__ __noinline__ inline void remote_put(void *dest, const void *src, size
   if (complete) ring_quiet(r);
 }
 
-__device__ __noinline__ inline void remote_get(void *dest, const void *src, size_t n, int pe, const char *call) {
+SYMMEM_COLD void remote_get(void *dest, const void *src, size_t n, int pe, const char *call) {
   symmem_proxy_ring *r = ring_for(src, n, pe, call);
   const symmem_proxy_req q = request(SYMMEM_PROXY_GET, pe, (uint64_t)dest, (uint64_t)src, n);
   if (!__isGlobal(dest)) {
@@ -128,7 +128,7 @@ __device__ __noinline__ inline void remote_get(void *dest, const void *src, size
 }
 
 /* p of `size` bytes (1, 2, 4, 8) whose value is the low bytes of `bits`. */
-__device__ __noinline__ inline void remote_p(void *dest, uint64_t bits, unsigned size, int pe, const char *call) {
+SYMMEM_COLD void remote_p(void *dest, uint64_t bits, unsigned size, int pe, const char *call) {
   symmem_proxy_ring *r = ring_for(dest, size, pe, call);
   if (size == 4 || size == 8) {
     symmem_proxy_req q = request(SYMMEM_PROXY_AMO, pe, (uint64_t)dest, 0, size);
@@ -140,7 +140,7 @@ __device__ __noinline__ inline void remote_p(void *dest, uint64_t bits, unsigned
   inline_transfer(r, request(SYMMEM_PROXY_PUT, pe, (uint64_t)dest, 0, size), true, &bits, nullptr, size);
 }
 
-__device__ __noinline__ inline uint64_t remote_g(const void *src, unsigned size, int pe, const char *call) {
+SYMMEM_COLD uint64_t remote_g(const void *src, unsigned size, int pe, const char *call) {
   symmem_proxy_ring *r = ring_for(src, size, pe, call);
   uint64_t bits = 0;
   inline_transfer(r, request(SYMMEM_PROXY_GET, pe, 0, (uint64_t)src, size), false, nullptr, &bits, size);
@@ -148,8 +148,8 @@ __device__ __noinline__ inline uint64_t remote_g(const void *src, unsigned size,
 }
 
 /* op: SYMMEM_PROXY_AMO_*; size 4 or 8; value and cmp in the low bytes. */
-__device__ __noinline__ inline uint64_t remote_amo(void *dest, int pe, unsigned op, unsigned size, uint64_t value,
-                                                   uint64_t cmp, bool fetch, const char *call) {
+SYMMEM_COLD uint64_t remote_amo(void *dest, int pe, unsigned op, unsigned size, uint64_t value,
+                                uint64_t cmp, bool fetch, const char *call) {
   symmem_proxy_ring *r = ring_for(dest, size, pe, call);
   const uint64_t mask = size == 4 ? 0xffffffffull : ~0ull;
   symmem_proxy_req q = request(SYMMEM_PROXY_AMO, pe, (uint64_t)dest, 0, size);
@@ -177,7 +177,7 @@ __device__ __forceinline__ T from_bits(uint64_t b) {
   return v;
 }
 
-__device__ __noinline__ inline void bad_float_amo(int pe, const char *call) {
+SYMMEM_COLD void bad_float_amo(int pe, const char *call) {
   printf("symmem: PE %d: %s: PE %d is on another host, whose atomics on floating-point types are fetch, set, swap "
          "and compare_swap only (OpenSHMEM's extended AMO types); add on the host or keep the counter an integer\n",
          symmem_state_.my_pe, call, pe);
@@ -191,7 +191,7 @@ __device__ __forceinline__ T remote_amo_t(T *dest, int pe, unsigned op, T value,
   return from_bits<T>(remote_amo(dest, pe, op, sizeof(T), bits_of(value), bits_of(cmp), fetch, call));
 }
 
-__device__ __noinline__ inline void bad_signal_op(int sig_op, const char *call) {
+SYMMEM_COLD void bad_signal_op(int sig_op, const char *call) {
   printf("symmem: PE %d: %s: operation %d is neither SYMMEM_SIGNAL_SET (%d) nor SYMMEM_SIGNAL_ADD (%d)\n",
          symmem_state_.my_pe, call, sig_op, SYMMEM_SIGNAL_SET, SYMMEM_SIGNAL_ADD);
   __trap();
@@ -203,12 +203,12 @@ __device__ __forceinline__ unsigned signal_amo(int sig_op, const char *call) {
   return SYMMEM_PROXY_AMO_ADD;
 }
 
-__device__ __noinline__ inline void remote_signal(uint64_t *sig, uint64_t v, int sig_op, int pe, const char *call) {
+SYMMEM_COLD void remote_signal(uint64_t *sig, uint64_t v, int sig_op, int pe, const char *call) {
   (void)remote_amo(sig, pe, signal_amo(sig_op, call), 8, v, 0, false, call);
 }
 
-__device__ __noinline__ inline void remote_put_signal(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v,
-                                                      int sig_op, int pe, bool complete, const char *call) {
+SYMMEM_COLD void remote_put_signal(void *d, const void *s, size_t n, uint64_t *sig, uint64_t v,
+                                   int sig_op, int pe, bool complete, const char *call) {
   const unsigned op = signal_amo(sig_op, call);
   symmem_proxy_ring *r = ring_for(sig, sizeof(uint64_t), pe, call);
   if (n != 0) (void)ring_for(d, n, pe, call);
@@ -227,8 +227,8 @@ __device__ __noinline__ inline void remote_put_signal(void *d, const void *s, si
   if (complete) ring_quiet(r);
 }
 
-__device__ __noinline__ inline void remote_fence() { post(ring(), request(SYMMEM_PROXY_FENCE, 0, 0, 0, 0)); }
-__device__ __noinline__ inline void remote_quiet() { ring_quiet(ring()); }
+SYMMEM_COLD void remote_fence() { post(ring(), request(SYMMEM_PROXY_FENCE, 0, 0, 0, 0)); }
+SYMMEM_COLD void remote_quiet() { ring_quiet(ring()); }
 
 /* The group forms: one thread posts for the group; the first sync orders every thread's writes
  * of the source before the post (the post's system fence is cumulative), the second makes a get's
@@ -274,7 +274,7 @@ __device__ __forceinline__ void remote_iget(T *dest, const T *source, ptrdiff_t 
 }
 
 /* The dissemination barrier of a job with a ring (see the top of this file). */
-__device__ __noinline__ inline void remote_barrier(int team, symmem_device_team t) {
+SYMMEM_COLD void remote_barrier(int team, symmem_device_team t) {
   const symmem_device_state &s = symmem_state_;
   symmem_proxy_ring *r = ring();
   ring_quiet(r);

@@ -20,6 +20,7 @@
 #define SYMMEM_DETAIL_PROXY_RING_H
 
 #include <stdint.h>
+#include "symmem/detail/cold.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,8 +105,8 @@ __device__ __forceinline__ uint64_t symmem_proxy_clock(void) {
   return t;
 }
 
-__device__ __noinline__ inline void symmem_proxy_stuck(symmem_proxy_ring *ring, uint64_t ticket, int me,
-                                                        const char *what) {
+SYMMEM_COLD void symmem_proxy_stuck(symmem_proxy_ring *ring, uint64_t ticket, int me,
+                                    const char *what) {
   const uint64_t err = symmem_proxy_ld(&ring->error);
   if (err != 0) {
     printf("symmem: PE %d: proxy: %s (request %llu): the host's proxy thread failed on a request of unknown "
