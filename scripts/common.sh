@@ -34,12 +34,14 @@ configure_build() {
 }
 
 # nvcc_prefix BUILD: a minimal prefix in BUILD/prefix that symmem-nvcc finds from its own location
-# (headers, libsymmem, symmem-nvcc and symmem-run), for GPU programs built outside CMake. Prints it.
+# (headers, libsymmem, libsymmem_device.a, symmem-nvcc and symmem-run), for GPU programs built outside
+# CMake. Prints it.
 nvcc_prefix() {
   local b=$1 p=$1/prefix libdir
   libdir=$(sed -n 's|^libdir="\$prefix/\(.*\)"$|\1|p' "$b/wrappers/symmem-nvcc")
   mkdir -p "$p/bin" "$p/$libdir" "$p/include" &&
     cp -r "$ROOT/include/." "$p/include/" && cp "$b/include/symmem/version.h" "$p/include/symmem/" &&
-    cp -P "$b"/src/libsymmem.so* "$p/$libdir/" && cp "$b/wrappers/symmem-nvcc" "$b/tools/symmem-run" "$p/bin/" &&
+    cp -P "$b"/src/libsymmem.so* "$b"/src/libsymmem_device.a "$p/$libdir/" &&
+    cp "$b/wrappers/symmem-nvcc" "$b/tools/symmem-run" "$p/bin/" &&
     chmod +x "$p/bin/"* && echo "$p"
 }
