@@ -60,6 +60,12 @@
     "up to this many bytes in one message, sent at the next other operation on the context, quiet, "   \
     "fence or wait, or by the progress thread; a put with nothing to its PE unanswered goes at once. " \
     "0: every staged put is its own message (read by the UCX plugin; at most 256k).")                   \
+  X(net_progress_nap, seconds, "NET_PROGRESS_NAP", "0.002", "", "", "",                                    \
+    "Longest nap, in seconds, of the network progress thread while this PE's own thread progresses " \
+    "or posts on the network (the thread is then only a backstop; while the PE is away from the "     \
+    "library it sleeps on the network instead). A request of another PE that arrives meanwhile and "  \
+    "that the PE's thread does not serve waits for it (read by the UCX plugin; at most 1; 0: the "     \
+    "thread never naps).")                                                                             \
   X(check_args, boolean, "CHECK_COLLECTIVE_ARGS", "1", "", "", "",                                         \
     "Verify that every PE passes the same arguments to each collective call (cost: folded into the " \
     "barrier the call needs anyway).")                                                                \

@@ -292,8 +292,12 @@ constexpr int64_t polling_gap_ns = 50'000;
 }  // namespace
 
 bool test_missed() {
-  if (++test_misses % 256 == 0 && node_oversubscribed()) sched_yield();
-  if (SYMMEM_LIKELY(!g.remote)) return false;
+  const unsigned long misses = ++test_misses;
+  if (SYMMEM_LIKELY(!g.remote)) {
+    if (misses % 256 == 0 && node_oversubscribed()) sched_yield();
+    return false;
+  }
+  if (misses % 16 == 0 && node_oversubscribed()) sched_yield();
   const int64_t now = now_ns();
   const bool polling = now - last_miss_ns < polling_gap_ns;
   last_miss_ns = now;

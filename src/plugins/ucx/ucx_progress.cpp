@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 
 #include "plugins/common/plugin_util.h"
 #include "plugins/ucx/ucx_net.h"
@@ -32,8 +33,17 @@ using namespace std::chrono_literals;
 // posted, 8.7-10.2 once posting counted (OSHMEM 10.0-10.4). A request of another PE that arrives
 // meanwhile then waits for the next look, max_nap at most. A max_nap of 500 us instead of 2 ms
 // made OSU's small broadcasts slower (4 B-4 KiB, mean of four runs each: 10.6 against 9.9 us).
+// SYMMEM_NET_PROGRESS_NAP replaces max_nap (config_table.h); the naps then start at the smaller of
+// the two.
 constexpr std::chrono::microseconds min_nap = 200us;
 constexpr std::chrono::microseconds max_nap = 2ms;
+
+std::chrono::microseconds longest_nap() {
+  const char *v = std::getenv("SYMMEM_NET_PROGRESS_NAP");
+  if (v == nullptr || *v == '\0') return max_nap;
+  const double s = std::strtod(v, nullptr);  // the library checked the value (config_table.h)
+  return std::chrono::microseconds(static_cast<int64_t>(std::clamp(s, 0.0, 1.0) * 1e6));
+}
 
 // Progresses until idle; the lock is taken per step so the PE's own thread never waits long.
 // A batch of staged puts that the PE's thread left goes out first.
@@ -48,17 +58,18 @@ void drain(worker &wk) {
 void progress_loop(plugin *p, int efd) {
   worker &wk = *p->workers.front();
   uint64_t seen = p->main_progress.load(std::memory_order_relaxed);
-  auto nap = min_nap;
+  const auto longest = longest_nap(), shortest = std::min(min_nap, longest);
+  auto nap = shortest;
   while (!p->stop_progress.load(std::memory_order_acquire)) {
     drain(wk);
     const uint64_t now = p->main_progress.load(std::memory_order_relaxed);
     if (now != seen) {  // the PE's thread is progressing: stay a backstop, and look less often
       seen = now;
       std::this_thread::sleep_for(nap);
-      nap = std::min(2 * nap, max_nap);
+      nap = std::min(2 * nap, longest);
       continue;
     }
-    nap = min_nap;
+    nap = shortest;
     ucs_status_t st;
     {
       worker_guard guard(wk);
