@@ -26,10 +26,13 @@
 // when it went off to compute outside the library still goes. A context's worker has no such
 // thread (the program's own waits progress it), so its puts go one message each, as before: a
 // program that puts a flag on a context and then spins on its own memory is not left waiting.
+#include <chrono>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "plugins/common/plugin_util.h"
 #include "plugins/ucx/ucx_net.h"
@@ -37,7 +40,7 @@
 namespace symmem::ucx {
 namespace {
 
-enum class kind : uint32_t { put = 1, get = 2, amo = 3, put_signal = 4, put_batch = 5 };
+enum class kind : uint32_t { put = 1, get = 2, amo = 3, put_signal = 4, put_batch = 5, ping = 6 };
 
 // A record in a batch's payload (no padding between records): a put, this header then its
 // bytes; a non-fetching atomic, whose len has rec_atomic set, its op in bits 8-15 and its size in
@@ -192,6 +195,7 @@ int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t 
 int perform(plugin &p, const request_hdr &h, const void *data, size_t length, char *out, size_t out_len,
             uint64_t &old) {
   const symmem_net_host &host = p.host;
+  if (static_cast<kind>(h.kind) == kind::ping) return h.len == 0 && length == 0 ? SYMMEM_SUCCESS : SYMMEM_ERR_INVALID_ARGUMENT;
   if (host.stage_store == nullptr || h.len > SYMMEM_NET_DATA_SIGNAL_MAX) return SYMMEM_ERR_INVALID_ARGUMENT;
   switch (static_cast<kind>(h.kind)) {
     case kind::put:
@@ -466,6 +470,48 @@ int set_answer_handler(worker &wk, const char *call) {
   return st == UCS_OK ? SYMMEM_SUCCESS
                       : report(*wk.pl, SYMMEM_ERR_SYSTEM, call, "UCX cannot take the answer handler: %s",
                                ucs_status_string(st));
+}
+
+int ping(worker &wk, const std::vector<int> &pes, double limit_s, const char *call) {
+  std::vector<std::pair<int, staged_req *>> out;
+  int rc = SYMMEM_SUCCESS;
+  for (int pe : pes) {
+    auto *r = new staged_req();
+    const request_hdr h{0, 0, reinterpret_cast<uint64_t>(tag(r)), 0, 0, static_cast<uint32_t>(kind::ping), 0};
+    rc = send_request(wk, pe, h, nullptr, 0, "ping", call);
+    if (rc != SYMMEM_SUCCESS) {
+      delete r;
+      break;
+    }
+    out.emplace_back(pe, r);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  while (rc == SYMMEM_SUCCESS && !out.empty()) {
+    {
+      worker_guard guard(wk);
+      ucp_worker_progress(wk.w);
+    }
+    for (size_t i = 0; i < out.size();) {
+      const int st = out[i].second->state.load(std::memory_order_acquire);
+      if (st == 0) {
+        ++i;
+        continue;
+      }
+      if (st < 0 && rc == SYMMEM_SUCCESS) rc = refused(*wk.pl, st, call);
+      delete out[i].second;
+      out[i] = out.back();
+      out.pop_back();
+    }
+    if (rc == SYMMEM_SUCCESS && !out.empty() && limit_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
+      std::string who;
+      for (const auto &e : out) who += (who.empty() ? "" : ", ") + std::to_string(e.first);
+      rc = report(*wk.pl, SYMMEM_ERR_TIMEOUT, call, "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for PE%s %s to answer over UCX; "
+                  "are they reachable (UCX_NET_DEVICES, UCX_TLS)?", limit_s, out.size() == 1 ? "" : "s", who.c_str());
+    }
+  }
+  // Requests still out stay allocated: an answer may yet arrive and write to them.
+  return rc;
 }
 
 bool is_staged_req(const void *req) { return (reinterpret_cast<uintptr_t>(req) & 1) != 0; }

@@ -1,0 +1,60 @@
+/* first_op: what a PE's first operations on another PE cost right after init, against the same
+ * operations once warm. Written to the OpenSHMEM API only, so the same source builds against
+ * OSHMEM (bench/first_op.sh runs both across two emulated hosts). PE 0 acts on PE n/2 (on the
+ * other host under symmem-run --hosts A:k,B:k): one put + quiet, one get, one fetch-add, each the
+ * first of its kind, then ROUNDS of each; times in microseconds.
+ *
+ *   first_op [ROUNDS]   (default 2000)
+ * Output: one CSV line per operation, "op,first_us,warm_us". */
+#include <shmem.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+}
+
+int main(int argc, char **argv) {
+  shmem_init();
+  const int rounds = argc > 1 ? atoi(argv[1]) : 2000;
+  const int me = shmem_my_pe(), peer = shmem_n_pes() / 2;
+  long *w = shmem_calloc(4096, sizeof(long));
+  int *c = shmem_calloc(4096, sizeof(int));
+  shmem_barrier_all();
+  if (me == 0 && peer != 0) {
+    double t0 = now_us();
+    shmem_long_p(&w[0], 1, peer);
+    shmem_quiet();
+    const double put_first = now_us() - t0;
+    t0 = now_us();
+    long v = shmem_long_g(&w[1], peer);
+    const double get_first = now_us() - t0;
+    t0 = now_us();
+    v += shmem_int_atomic_fetch_add(&c[0], 1, peer);
+    const double amo_first = now_us() - t0;
+    t0 = now_us();
+    for (int i = 0; i < rounds; ++i) {
+      shmem_long_p(&w[i % 4096], i, peer);
+      shmem_quiet();
+    }
+    const double put_warm = (now_us() - t0) / rounds;
+    t0 = now_us();
+    for (int i = 0; i < rounds; ++i) v += shmem_long_g(&w[i % 4096], peer);
+    const double get_warm = (now_us() - t0) / rounds;
+    t0 = now_us();
+    for (int i = 0; i < rounds; ++i) v += shmem_int_atomic_fetch_add(&c[i % 4096], 1, peer);
+    const double amo_warm = (now_us() - t0) / rounds;
+    printf("op,first_us,warm_us\n");
+    printf("long_p+quiet,%.1f,%.2f\nlong_g,%.1f,%.2f\nint_fetch_add,%.1f,%.2f\n", put_first, put_warm, get_first,
+           get_warm, amo_first, amo_warm);
+    if (v == -1) printf("#\n"); /* keeps the loads */
+  }
+  shmem_barrier_all();
+  shmem_free(c);
+  shmem_free(w);
+  shmem_finalize();
+  return 0;
+}
