@@ -350,10 +350,9 @@ bool is_remote(int pe) {
 
 // One 8-byte get from the key directory of every remote PE, completed before init returns. UCX
 // sets up a kind of operation on an endpoint, and its first remote key, at their first use, so a
-// PE's first remote operation took 0.6-1.2 ms between 2 hosts over veth (OSHMEM's 0.1-0.6), and
-// OSU's atomics test, which times 500 fetch-adds with no warm-up, gave 0.73x OSHMEM's rate in its
-// first row. The get is the one every first access of a heap granule makes anyway (its key), so
-// it sets up that path; the peers' progress threads answer while they are still in init.
+// PE's first remote operation took 0.7-0.9 ms between 2 hosts over veth (bench/first_op.sh;
+// OSHMEM's 0.11-0.19). The get is the one every first access of a heap granule makes anyway (its
+// key), so it sets up that path; the peers' progress threads answer while they are still in init.
 status warm_up(const std::vector<int> &remote, const char *call) {
   std::vector<uint64_t> sink(remote.size());
   for (size_t i = 0; i < remote.size(); ++i) {

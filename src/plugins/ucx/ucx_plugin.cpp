@@ -383,7 +383,7 @@ int make_endpoints(worker &wk, const char *call) {
 
 // Connects the worker's endpoints before init returns. UCX wires an endpoint up (its TCP
 // connections, the lanes of each kind of operation) at its first operation otherwise, and a PE's
-// first remote operation then took 0.6-1.2 ms instead of OSHMEM's 0.1-0.2 (2 hosts, veth;
+// first remote operation then took 0.7-0.9 ms instead of OSHMEM's 0.11-0.19 (2 hosts, veth;
 // bench/first_op.sh). A flush of each endpoint completes the wire-up; every PE runs it at once,
 // each progressing its own worker, so each answers the others. Bounded by SYMMEM_BOOTSTRAP_TIMEOUT
 // (init's limit), naming the PEs that did not answer. (The runtime then gets 8 bytes from each
@@ -391,7 +391,9 @@ int make_endpoints(worker &wk, const char *call) {
 int wire_up(worker &wk, const char *call) {
   plugin &p = *wk.pl;
   double limit_s = 30;
-  if (const char *v = std::getenv("SYMMEM_BOOTSTRAP_TIMEOUT"); v != nullptr && *v != '\0') limit_s = std::strtod(v, nullptr);
+  if (const char *v = std::getenv("SYMMEM_BOOTSTRAP_TIMEOUT"); v != nullptr && *v != '\0') {
+    limit_s = std::strtod(v, nullptr);  // the library checked the value (config_table.h)
+  }
   std::vector<std::pair<int, ucs_status_ptr_t>> pending;
   int rc = SYMMEM_SUCCESS;
   {
@@ -401,8 +403,9 @@ int wire_up(worker &wk, const char *call) {
       ucp_request_param_t rp{};
       ucs_status_ptr_t r = ucp_ep_flush_nbx(wk.eps[pe], &rp);
       if (UCS_PTR_IS_ERR(r)) {
-        rc = report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call, "UCX cannot connect to PE %zu: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?",
-                    pe, ucs_status_string(UCS_PTR_STATUS(r)));
+        rc = report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call,
+                    "UCX cannot connect to PE %zu: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?", pe,
+                    ucs_status_string(UCS_PTR_STATUS(r)));
       } else if (r != nullptr) {
         pending.emplace_back(static_cast<int>(pe), r);
       }
@@ -419,8 +422,9 @@ int wire_up(worker &wk, const char *call) {
         continue;
       }
       if (st != UCS_OK && rc == SYMMEM_SUCCESS) {
-        rc = report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call, "UCX cannot connect to PE %d: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?",
-                    pending[i].first, ucs_status_string(st));
+        rc = report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call,
+                    "UCX cannot connect to PE %d: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?", pending[i].first,
+                    ucs_status_string(st));
       }
       ucp_request_free(pending[i].second);
       pending[i] = pending.back();
@@ -431,15 +435,16 @@ int wire_up(worker &wk, const char *call) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
       std::string who;
       for (const auto &e : pending) who += (who.empty() ? "" : ", ") + std::to_string(e.first);
-      rc = report(p, SYMMEM_ERR_TIMEOUT, call, "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for UCX to connect to PE%s %s; "
-                  "are they reachable (UCX_NET_DEVICES, UCX_TLS)?", limit_s, pending.size() == 1 ? "" : "s", who.c_str());
+      rc = report(p, SYMMEM_ERR_TIMEOUT, call,
+                  "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for UCX to connect to PE%s %s; are they reachable "
+                  "(UCX_NET_DEVICES, UCX_TLS)?", limit_s, pending.size() == 1 ? "" : "s", who.c_str());
       break;
     }
   }
   for (auto &e : pending) ucp_request_free(e.second);  // UCX releases them when they end
   if (rc != SYMMEM_SUCCESS) return rc;
   // Then one staged no-op to each, answered: the active messages that staged puts and atomics
-  // travel as, both ways (the first long_p + quiet after init: 107 us instead of 131, OSHMEM 137).
+  // travel as, both ways (a first long_p is a staged put).
   std::vector<int> pes;
   for (size_t pe = 0; pe < wk.eps.size(); ++pe)
     if (wk.eps[pe] != nullptr) pes.push_back(static_cast<int>(pe));

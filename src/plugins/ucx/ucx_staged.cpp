@@ -195,7 +195,9 @@ int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t 
 int perform(plugin &p, const request_hdr &h, const void *data, size_t length, char *out, size_t out_len,
             uint64_t &old) {
   const symmem_net_host &host = p.host;
-  if (static_cast<kind>(h.kind) == kind::ping) return h.len == 0 && length == 0 ? SYMMEM_SUCCESS : SYMMEM_ERR_INVALID_ARGUMENT;
+  if (static_cast<kind>(h.kind) == kind::ping) {  // wire_up's: nothing to do but answer
+    return h.len == 0 && length == 0 ? SYMMEM_SUCCESS : SYMMEM_ERR_INVALID_ARGUMENT;
+  }
   if (host.stage_store == nullptr || h.len > SYMMEM_NET_DATA_SIGNAL_MAX) return SYMMEM_ERR_INVALID_ARGUMENT;
   switch (static_cast<kind>(h.kind)) {
     case kind::put:
@@ -249,6 +251,7 @@ int perform(plugin &p, const request_hdr &h, const void *data, size_t length, ch
     case kind::amo:
       return host.stage_amo(host.stage_ctx, h.addr, static_cast<int>(h.op), static_cast<unsigned>(h.len), h.value,
                             h.compare, &old);
+    case kind::ping: break;  // answered above
   }
   return SYMMEM_ERR_INVALID_ARGUMENT;
 }
@@ -506,8 +509,9 @@ int ping(worker &wk, const std::vector<int> &pes, double limit_s, const char *ca
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
       std::string who;
       for (const auto &e : out) who += (who.empty() ? "" : ", ") + std::to_string(e.first);
-      rc = report(*wk.pl, SYMMEM_ERR_TIMEOUT, call, "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for PE%s %s to answer over UCX; "
-                  "are they reachable (UCX_NET_DEVICES, UCX_TLS)?", limit_s, out.size() == 1 ? "" : "s", who.c_str());
+      rc = report(*wk.pl, SYMMEM_ERR_TIMEOUT, call,
+                  "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for PE%s %s to answer over UCX; are they reachable "
+                  "(UCX_NET_DEVICES, UCX_TLS)?", limit_s, out.size() == 1 ? "" : "s", who.c_str());
     }
   }
   // Requests still out stay allocated: an answer may yet arrive and write to them.
