@@ -2,7 +2,8 @@
  * operations once warm. Written to the OpenSHMEM API only, so the same source builds against
  * OSHMEM (bench/first_op.sh runs both across two emulated hosts). PE 0 acts on PE n/2 (on the
  * other host under symmem-run --hosts A:k,B:k): one put + quiet, one get, one fetch-add, each the
- * first of its kind, then ROUNDS of each; times in microseconds.
+ * first of its kind, then ROUNDS of each; then a put + quiet on a new private context, and on a
+ * second one made after the first was destroyed, each first and then ROUNDS times; microseconds.
  *
  *   first_op [ROUNDS]   (default 2000)
  * Output: one CSV line per operation, "op,first_us,warm_us". */
@@ -47,9 +48,28 @@ int main(int argc, char **argv) {
     t0 = now_us();
     for (int i = 0; i < rounds; ++i) v += shmem_int_atomic_fetch_add(&c[i % 4096], 1, peer);
     const double amo_warm = (now_us() - t0) / rounds;
+    /* Contexts: the first put + quiet on a new context, and on one made after it was destroyed. */
+    double ctx_first[2], ctx_warm[2];
+    for (int k = 0; k < 2; ++k) {
+      shmem_ctx_t cx;
+      if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &cx) != 0) cx = SHMEM_CTX_DEFAULT;
+      t0 = now_us();
+      shmem_ctx_long_p(cx, &w[k], 1, peer);
+      shmem_ctx_quiet(cx);
+      ctx_first[k] = now_us() - t0;
+      t0 = now_us();
+      for (int i = 0; i < rounds; ++i) {
+        shmem_ctx_long_p(cx, &w[i % 4096], i, peer);
+        shmem_ctx_quiet(cx);
+      }
+      ctx_warm[k] = (now_us() - t0) / rounds;
+      if (cx != SHMEM_CTX_DEFAULT) shmem_ctx_destroy(cx);
+    }
     printf("op,first_us,warm_us\n");
     printf("long_p+quiet,%.1f,%.2f\nlong_g,%.1f,%.2f\nint_fetch_add,%.1f,%.2f\n", put_first, put_warm, get_first,
            get_warm, amo_first, amo_warm);
+    printf("ctx_long_p+quiet,%.1f,%.2f\nctx_again_long_p+quiet,%.1f,%.2f\n", ctx_first[0], ctx_warm[0], ctx_first[1],
+           ctx_warm[1]);
     if (v == -1) printf("#\n"); /* keeps the loads */
   }
   shmem_barrier_all();

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # first_op.sh: bench/first_op.c (a PE's first put + quiet, get and fetch-add on a PE of another host
-# right after init, against warm ones) on symmem and on OpenMPI's OSHMEM, across two hosts emulated
+# right after init, and on new contexts, against warm ones) on symmem and on OpenMPI's OSHMEM, across two hosts emulated
 # with network namespaces (tests/net/netns.sh), one PE per host, UCX over TCP for both, alternating
 # round by round. Needs root and oshcc.
 #
@@ -60,15 +60,16 @@ done
 import csv, statistics, sys, os
 out = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
-ops = sorted({r["op"] for r in rows}, key=lambda o: ["long_p+quiet", "long_g", "int_fetch_add"].index(o) if o in ["long_p+quiet", "long_g", "int_fetch_add"] else 9)
+order = ["long_p+quiet", "long_g", "int_fetch_add", "ctx_long_p+quiet", "ctx_again_long_p+quiet"]
+ops = sorted({r["op"] for r in rows}, key=lambda o: order.index(o) if o in order else 9)
 def med(lib, op, col):
     v = [float(r[col]) for r in rows if r["library"] == lib and r["op"] == op]
     return (statistics.median(v), min(v), max(v), len(v)) if v else None
-lines = ["%-14s %-8s %26s %26s" % ("operation", "library", "first (us): median [min-max]", "warm (us): median [min-max]")]
+lines = ["%-22s %-8s %26s %26s" % ("operation", "library", "first (us): median [min-max]", "warm (us): median [min-max]")]
 for op in ops:
     for lib in ("oshmem", "symmem"):
         f, w = med(lib, op, "first_us"), med(lib, op, "warm_us")
-        if f: lines.append("%-14s %-8s %10.1f [%6.1f-%7.1f] %12.2f [%5.2f-%6.2f]" % (op, lib, f[0], f[1], f[2], w[0], w[1], w[2]))
+        if f: lines.append("%-22s %-8s %10.1f [%6.1f-%7.1f] %12.2f [%5.2f-%6.2f]" % (op, lib, f[0], f[1], f[2], w[0], w[1], w[2]))
 text = "\n".join(lines) + "\n(%d runs of each library, alternating)\n" % max(med(l, ops[0], "first_us")[3] for l in ("oshmem", "symmem") if med(l, ops[0], "first_us"))
 open(os.path.join(out, "table.txt"), "w").write(text)
 print(text, end="")
@@ -76,11 +77,12 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 3.5))
+    fig, ax = plt.subplots(figsize=(10, 3.8))
     x = range(len(ops))
     for i, lib in enumerate(("oshmem", "symmem")):
         ax.bar([k + 0.38 * i for k in x], [med(lib, op, "first_us")[0] for op in ops], 0.38, label=lib + " first")
-    ax.set_xticks([k + 0.19 for k in x]); ax.set_xticklabels(ops); ax.set_ylabel("us (median)")
+    ax.set_xticks([k + 0.19 for k in x]); ax.set_xticklabels(ops, fontsize=8); ax.set_ylabel("us (median)")
+    ax.set_yscale("log")
     ax.set_title("first operation on a PE of another host after init"); ax.legend()
     fig.tight_layout(); fig.savefig(os.path.join(out, "first_op.png"), dpi=100)
 except Exception as e:

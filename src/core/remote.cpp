@@ -79,12 +79,16 @@ struct remote_state {
   // worker is that thread's alone). The mutex also keeps a worker alive while it is progressed.
   struct ctx_worker {
     void *w;
+    bool shared;  // made for a shared context
     bool locked;
     std::thread::id owner;
   };
   std::mutex workers_mutex;
   std::vector<ctx_worker> ctx_workers;
   std::atomic<size_t> n_ctx_workers{0};
+  // Workers of destroyed contexts, quiet, kept for the next contexts (shared: whether the worker
+  // was made for a shared context, which decides its lock); at most idle_workers_kept of them.
+  std::vector<std::pair<void *, bool>> idle_workers;
   std::atomic<uint32_t> generation{0};                   // bumped by every remote_init that opens
   // Staged heaps: per PE, whether its heap is reached by staged operations; whether this PE's is;
   // per granule of this PE's heap, whether an allocation uses it (what staged requests may touch).
@@ -424,6 +428,7 @@ void remote_teardown() {
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
     r.ctx_workers.clear();  // the transport's close frees them
+    r.idle_workers.clear();
     r.n_ctx_workers.store(0, std::memory_order_relaxed);
   }
   for (void *&h : r.granule_handle)
@@ -635,29 +640,54 @@ void remote_quiet(const char *call, symmem_ctx_s *ctx) {
   if (g.remote) must(r.net->quiet(worker_of(ctx, call), -1, call), -1, call);
 }
 
+// A context's worker comes from the workers of destroyed contexts when one of its kind is there:
+// a new worker opens its connections to every remote PE at its first operation, which then took
+// 2-4 ms between 2 hosts over veth (OSHMEM, which keeps its contexts' resources, takes 35-46 us
+// on a context created after another was destroyed).
+constexpr size_t idle_workers_kept = 16;
+
 void *remote_worker_create(bool shared, const char *call) {
   void *w = nullptr;
-  must(r.net->create_worker(shared, w, call), -1, call);
+  {
+    std::lock_guard<std::mutex> lock(r.workers_mutex);
+    for (auto it = r.idle_workers.begin(); it != r.idle_workers.end(); ++it) {
+      if (it->second != shared) continue;
+      w = it->first;
+      r.idle_workers.erase(it);
+      break;
+    }
+  }
+  const bool reused = w != nullptr;
+  if (!reused) must(r.net->create_worker(shared, w, call), -1, call);
   size_t n = 0;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
-    r.ctx_workers.push_back({w, shared && g.thread_level == SYMMEM_THREAD_MULTIPLE, std::this_thread::get_id()});
+    r.ctx_workers.push_back({w, shared, shared && g.thread_level == SYMMEM_THREAD_MULTIPLE, std::this_thread::get_id()});
     n = r.ctx_workers.size();
     r.n_ctx_workers.store(n, std::memory_order_relaxed);
   }
-  log(log_level::info, "%s: a context's network worker made (%s; %zu context workers)", call,
+  log(log_level::info, "%s: a context's network worker %s (%s; %zu context workers)", call,
+      reused ? "taken from a destroyed context" : "made",
       shared ? "shared context: locked when threads may use it at once" : "private context: no lock", n);
   return w;
 }
 
+// After the context's quiet: its worker has nothing in flight, and is kept for the next context.
 void remote_worker_destroy(void *w) {
   if (w == nullptr || !r.net) return;
+  bool keep = false;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
-    std::erase_if(r.ctx_workers, [w](const remote_state::ctx_worker &cw) { return cw.w == w; });
+    auto it = std::find_if(r.ctx_workers.begin(), r.ctx_workers.end(),
+                           [w](const remote_state::ctx_worker &cw) { return cw.w == w; });
+    if (it != r.ctx_workers.end()) {
+      keep = r.idle_workers.size() < idle_workers_kept;
+      if (keep) r.idle_workers.emplace_back(w, it->shared);
+      r.ctx_workers.erase(it);
+    }
     r.n_ctx_workers.store(r.ctx_workers.size(), std::memory_order_relaxed);
   }
-  r.net->destroy_worker(w);
+  if (!keep) r.net->destroy_worker(w);
 }
 
 uint32_t remote_generation() { return g.remote ? r.generation.load(std::memory_order_relaxed) : 0; }
@@ -674,7 +704,10 @@ std::string remote_unanswered_note() {
   std::vector<int> silent = r.net->unanswered(r.worker, pes, addrs, region_ctrl, 1.0);
   if (silent.empty()) return "";
   std::string list;
-  for (int p : silent) list += (list.empty() ? "" : ",") + std::to_string(p);
+  for (int p : silent) {
+    if (!list.empty()) list += ',';
+    list += std::to_string(p);
+  }
   return strfmt("; %s %s on other hosts %s not answer over the network within 1 s (unreachable?)",
                 silent.size() == 1 ? "PE" : "PEs", list.c_str(), silent.size() == 1 ? "does" : "do");
 }

@@ -137,10 +137,20 @@ int main(int argc, char **argv) {
   for (int k = 0; k < per; ++k) (void)shmem_ctx_long_atomic_fetch_add(shared, counter, 1, target(k));
   shmem_ctx_quiet(shared);
   shmem_ctx_destroy(shared);
+  /* A private context made after the threads' were destroyed gets one of their workers back
+   * (mh_ctx.sh checks the log): its operations must work as on a new one. */
+  shmem_ctx_t again;
+  CHECK(shmem_ctx_create(SHMEM_CTX_PRIVATE, &again) == 0, "ctx_create (after destroys) failed");
+  for (int k = 0; k < per; ++k) {
+    (void)shmem_ctx_long_atomic_fetch_add(again, counter, 1, target(k));
+    CHECK(shmem_ctx_long_atomic_fetch(again, counter, target(k)) >= 1, "fetch on a reused worker");
+  }
+  shmem_ctx_quiet(again);
+  shmem_ctx_destroy(again);
   shmem_barrier_all();
 
   check_received();
-  const long want = (long)per * (THREADS * (rounds + (rounds + 7) / 8) + 1);
+  const long want = (long)per * (THREADS * (rounds + (rounds + 7) / 8) + 2);
   CHECK(*counter == want, "counter %ld, want %ld", *counter, want);
   printf("PE %d: exact: %d threads x %d rounds from %d PEs, counter %ld, every byte checked\n", me, THREADS, rounds,
          per, *counter);
