@@ -80,8 +80,8 @@ struct remote_state {
   struct ctx_worker {
     void *w;
     bool shared;  // made for a shared context
-    bool locked;
     std::thread::id owner;
+    bool locked() const { return shared && g.thread_level == SYMMEM_THREAD_MULTIPLE; }
   };
   std::mutex workers_mutex;
   std::vector<ctx_worker> ctx_workers;
@@ -662,7 +662,7 @@ void *remote_worker_create(bool shared, const char *call) {
   size_t n = 0;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
-    r.ctx_workers.push_back({w, shared, shared && g.thread_level == SYMMEM_THREAD_MULTIPLE, std::this_thread::get_id()});
+    r.ctx_workers.push_back({w, shared, std::this_thread::get_id()});
     n = r.ctx_workers.size();
     r.n_ctx_workers.store(n, std::memory_order_relaxed);
   }
@@ -723,7 +723,7 @@ void remote_progress() {
   if (!lock.owns_lock()) return;
   const std::thread::id me = std::this_thread::get_id();
   for (const auto &cw : r.ctx_workers)
-    if (cw.locked || cw.owner == me) r.net->progress(cw.w);
+    if (cw.locked() || cw.owner == me) r.net->progress(cw.w);
 }
 
 void remote_idle(unsigned usec) {

@@ -292,12 +292,9 @@ constexpr int64_t polling_gap_ns = 50'000;
 }  // namespace
 
 bool test_missed() {
-  const unsigned long misses = ++test_misses;
-  if (SYMMEM_LIKELY(!g.remote)) {
-    if (misses % 256 == 0 && node_oversubscribed()) sched_yield();
-    return false;
-  }
-  if (misses % 16 == 0 && node_oversubscribed()) sched_yield();
+  const unsigned long every = SYMMEM_LIKELY(!g.remote) ? 256 : 16;  // powers of two (core/wait.h)
+  if ((++test_misses & (every - 1)) == 0 && node_oversubscribed()) sched_yield();
+  if (SYMMEM_LIKELY(!g.remote)) return false;
   const int64_t now = now_ns();
   const bool polling = now - last_miss_ns < polling_gap_ns;
   last_miss_ns = now;

@@ -145,9 +145,8 @@ void note(const plugin &p, int level, const char *fmt, ...) __attribute__((forma
 int make_endpoints(worker &wk, const char *call);
 // Completes the wire-up of every endpoint of `wk` (ucx_plugin.cpp).
 int wire_up(worker &wk, const char *call);
-// One staged no-op to each of `pes` from `wk`, answers awaited for at most limit_s (0: no limit)
-// (ucx_staged.cpp).
-int ping(worker &wk, const std::vector<int> &pes, double limit_s, const char *call);
+// Posts a staged no-op to `pe` from `wk` (wire_up's); *req is then awaited with test_staged.
+int post_ping(worker &wk, int pe, void **req, const char *call);
 // The unpacked key of (pe, region) for this worker, or nullptr after reporting why.
 ucp_rkey_h rkey_for(worker &wk, int pe, uint32_t region, const char *call);
 void drop_cache(worker &wk);

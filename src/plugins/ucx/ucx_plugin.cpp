@@ -384,71 +384,82 @@ int make_endpoints(worker &wk, const char *call) {
 // Connects the worker's endpoints before init returns. UCX wires an endpoint up (its TCP
 // connections, the lanes of each kind of operation) at its first operation otherwise, and a PE's
 // first remote operation then took 0.7-0.9 ms instead of OSHMEM's 0.11-0.19 (2 hosts, veth;
-// bench/first_op.sh). A flush of each endpoint completes the wire-up; every PE runs it at once,
-// each progressing its own worker, so each answers the others. Bounded by SYMMEM_BOOTSTRAP_TIMEOUT
-// (init's limit), naming the PEs that did not answer. (The runtime then gets 8 bytes from each
-// remote PE's key directory, core/remote.cpp warm_up, for the RMA path.)
+// bench/first_op.sh). Per remote PE: a flush of the endpoint, which completes the wire-up, and one
+// staged no-op, answered (the active messages that staged puts and atomics travel as, both ways; a
+// first long_p is a staged put). Every PE runs it at once, each progressing its own worker, so each
+// answers the others. Bounded by SYMMEM_BOOTSTRAP_TIMEOUT (init's limit), naming the PEs that did
+// not answer. (The runtime then gets 8 bytes from each remote PE's key directory, core/remote.cpp
+// warm_up, for the RMA path.)
 int wire_up(worker &wk, const char *call) {
   plugin &p = *wk.pl;
   double limit_s = 30;
   if (const char *v = std::getenv("SYMMEM_BOOTSTRAP_TIMEOUT"); v != nullptr && *v != '\0') {
     limit_s = std::strtod(v, nullptr);  // the library checked the value (config_table.h)
   }
-  std::vector<std::pair<int, ucs_status_ptr_t>> pending;
+  struct waiting {
+    int pe;
+    ucs_status_ptr_t flush;  // UCX's request, until it ends
+    void *ping;              // the staged no-op (test_staged), until answered
+  };
+  std::vector<waiting> out;
   int rc = SYMMEM_SUCCESS;
-  {
-    worker_guard guard(wk);
-    for (size_t pe = 0; pe < wk.eps.size() && rc == SYMMEM_SUCCESS; ++pe) {
-      if (wk.eps[pe] == nullptr) continue;
+  for (size_t pe = 0; pe < wk.eps.size() && rc == SYMMEM_SUCCESS; ++pe) {
+    if (wk.eps[pe] == nullptr) continue;
+    waiting w{static_cast<int>(pe), nullptr, nullptr};
+    {
+      worker_guard guard(wk);
       ucp_request_param_t rp{};
-      ucs_status_ptr_t r = ucp_ep_flush_nbx(wk.eps[pe], &rp);
-      if (UCS_PTR_IS_ERR(r)) {
-        rc = report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call,
-                    "UCX cannot connect to PE %zu: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?", pe,
-                    ucs_status_string(UCS_PTR_STATUS(r)));
-      } else if (r != nullptr) {
-        pending.emplace_back(static_cast<int>(pe), r);
-      }
+      w.flush = ucp_ep_flush_nbx(wk.eps[pe], &rp);
     }
-  }
-  const auto start = std::chrono::steady_clock::now();
-  while (!pending.empty()) {
-    worker_guard guard(wk);
-    ucp_worker_progress(wk.w);
-    for (size_t i = 0; i < pending.size();) {
-      const ucs_status_t st = ucp_request_check_status(pending[i].second);
-      if (st == UCS_INPROGRESS) {
-        ++i;
-        continue;
-      }
-      if (st != UCS_OK && rc == SYMMEM_SUCCESS) {
-        rc = report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call,
-                    "UCX cannot connect to PE %d: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?", pending[i].first,
-                    ucs_status_string(st));
-      }
-      ucp_request_free(pending[i].second);
-      pending[i] = pending.back();
-      pending.pop_back();
-    }
-    if (rc != SYMMEM_SUCCESS) break;
-    if (limit_s > 0 && !pending.empty() &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
-      std::string who;
-      for (const auto &e : pending) who += (who.empty() ? "" : ", ") + std::to_string(e.first);
-      rc = report(p, SYMMEM_ERR_TIMEOUT, call,
-                  "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for UCX to connect to PE%s %s; are they reachable "
-                  "(UCX_NET_DEVICES, UCX_TLS)?", limit_s, pending.size() == 1 ? "" : "s", who.c_str());
+    if (UCS_PTR_IS_ERR(w.flush)) {
+      rc = report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call,
+                  "UCX cannot connect to PE %zu: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?", pe,
+                  ucs_status_string(UCS_PTR_STATUS(w.flush)));
       break;
     }
+    rc = post_ping(wk, w.pe, &w.ping, call);
+    out.push_back(w);
   }
-  for (auto &e : pending) ucp_request_free(e.second);  // UCX releases them when they end
-  if (rc != SYMMEM_SUCCESS) return rc;
-  // Then one staged no-op to each, answered: the active messages that staged puts and atomics
-  // travel as, both ways (a first long_p is a staged put).
-  std::vector<int> pes;
-  for (size_t pe = 0; pe < wk.eps.size(); ++pe)
-    if (wk.eps[pe] != nullptr) pes.push_back(static_cast<int>(pe));
-  return ping(wk, pes, limit_s, call);
+  const auto start = std::chrono::steady_clock::now();
+  while (rc == SYMMEM_SUCCESS && !out.empty()) {
+    {
+      worker_guard guard(wk);
+      ucp_worker_progress(wk.w);
+      for (waiting &w : out) {
+        if (w.flush == nullptr) continue;
+        const ucs_status_t st = ucp_request_check_status(w.flush);
+        if (st == UCS_INPROGRESS) continue;
+        ucp_request_free(w.flush);
+        w.flush = nullptr;
+        if (st != UCS_OK && rc == SYMMEM_SUCCESS) {
+          rc = report(p, SYMMEM_ERR_NOT_ACCESSIBLE, call,
+                      "UCX cannot connect to PE %d: %s; is it reachable (UCX_NET_DEVICES, UCX_TLS)?", w.pe,
+                      ucs_status_string(st));
+        }
+      }
+    }
+    for (waiting &w : out) {
+      if (w.ping == nullptr) continue;
+      const int t = test_staged(wk, w.ping, call);  // frees it once answered
+      if (t == 0) continue;
+      w.ping = nullptr;
+      if (t < 0 && rc == SYMMEM_SUCCESS) rc = t;
+    }
+    std::erase_if(out, [](const waiting &w) { return w.flush == nullptr && w.ping == nullptr; });
+    if (rc == SYMMEM_SUCCESS && !out.empty() && limit_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
+      std::string who;
+      for (const waiting &w : out) who += (who.empty() ? "" : ", ") + std::to_string(w.pe);
+      rc = report(p, SYMMEM_ERR_TIMEOUT, call,
+                  "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for PE%s %s to answer over UCX; are they reachable "
+                  "(UCX_NET_DEVICES, UCX_TLS)?", limit_s, out.size() == 1 ? "" : "s", who.c_str());
+    }
+  }
+  // Left on failure: UCX's flushes are freed (UCX releases them when they end); unanswered pings
+  // stay allocated, since an answer may yet arrive and write to them.
+  for (waiting &w : out)
+    if (w.flush != nullptr && !UCS_PTR_IS_ERR(w.flush)) ucp_request_free(w.flush);
+  return rc;
 }
 
 }  // namespace symmem::ucx

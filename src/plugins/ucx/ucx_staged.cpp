@@ -475,47 +475,16 @@ int set_answer_handler(worker &wk, const char *call) {
                                ucs_status_string(st));
 }
 
-int ping(worker &wk, const std::vector<int> &pes, double limit_s, const char *call) {
-  std::vector<std::pair<int, staged_req *>> out;
-  int rc = SYMMEM_SUCCESS;
-  for (int pe : pes) {
-    auto *r = new staged_req();
-    const request_hdr h{0, 0, reinterpret_cast<uint64_t>(tag(r)), 0, 0, static_cast<uint32_t>(kind::ping), 0};
-    rc = send_request(wk, pe, h, nullptr, 0, "ping", call);
-    if (rc != SYMMEM_SUCCESS) {
-      delete r;
-      break;
-    }
-    out.emplace_back(pe, r);
+int post_ping(worker &wk, int pe, void **req, const char *call) {
+  auto *r = new staged_req();
+  const request_hdr h{0, 0, reinterpret_cast<uint64_t>(tag(r)), 0, 0, static_cast<uint32_t>(kind::ping), 0};
+  const int rc = send_request(wk, pe, h, nullptr, 0, "ping", call);
+  if (rc != SYMMEM_SUCCESS) {
+    delete r;
+    return rc;
   }
-  const auto start = std::chrono::steady_clock::now();
-  while (rc == SYMMEM_SUCCESS && !out.empty()) {
-    {
-      worker_guard guard(wk);
-      ucp_worker_progress(wk.w);
-    }
-    for (size_t i = 0; i < out.size();) {
-      const int st = out[i].second->state.load(std::memory_order_acquire);
-      if (st == 0) {
-        ++i;
-        continue;
-      }
-      if (st < 0 && rc == SYMMEM_SUCCESS) rc = refused(*wk.pl, st, call);
-      delete out[i].second;
-      out[i] = out.back();
-      out.pop_back();
-    }
-    if (rc == SYMMEM_SUCCESS && !out.empty() && limit_s > 0 &&
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
-      std::string who;
-      for (const auto &e : out) who += (who.empty() ? "" : ", ") + std::to_string(e.first);
-      rc = report(*wk.pl, SYMMEM_ERR_TIMEOUT, call,
-                  "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for PE%s %s to answer over UCX; are they reachable "
-                  "(UCX_NET_DEVICES, UCX_TLS)?", limit_s, out.size() == 1 ? "" : "s", who.c_str());
-    }
-  }
-  // Requests still out stay allocated: an answer may yet arrive and write to them.
-  return rc;
+  *req = tag(r);
+  return SYMMEM_SUCCESS;
 }
 
 bool is_staged_req(const void *req) { return (reinterpret_cast<uintptr_t>(req) & 1) != 0; }
