@@ -146,9 +146,15 @@ void proxy::release() {
 uint64_t proxy::post(symmem_proxy_ring *ring, const symmem_proxy_req &r) {
   const uint64_t ticket =
       word(*reinterpret_cast<uint64_t *>(ring->head_addr)).fetch_add(1, std::memory_order_acq_rel);
-  while (ticket - word(ring->tail).load(std::memory_order_acquire) >= ring->slots &&
-         word(ring->error).load(std::memory_order_relaxed) == 0) {
-    relax();
+  // A full ring waits for the proxy thread: a producer on the CPU yields now and then, so that on
+  // a machine with fewer CPUs than threads it does not hold the CPU the proxy needs.
+  for (unsigned spins = 0; ticket - word(ring->tail).load(std::memory_order_acquire) >= ring->slots &&
+                           word(ring->error).load(std::memory_order_relaxed) == 0;) {
+    if (++spins % 64 == 0) {
+      std::this_thread::yield();
+    } else {
+      relax();
+    }
   }
   symmem_proxy_slot &s = ring->slot[ticket & (ring->slots - 1)];
   symmem_proxy_req copy = r;

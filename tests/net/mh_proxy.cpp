@@ -125,7 +125,10 @@ int main(int argc, char **argv) {
     symmem::net::proxy::post(ring, sw);
     std::atomic_ref<uint64_t> mine(*epoch);
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    // A kernel spins on its own GPU; here the spinning thread yields, or on a machine with fewer
+    // CPUs than threads it takes the CPU that the proxy and progress threads need to deliver.
     while (mine.load(std::memory_order_acquire) < static_cast<uint64_t>(e) && std::chrono::steady_clock::now() < until) {
+      std::this_thread::yield();
     }
     if (mine.load(std::memory_order_acquire) < static_cast<uint64_t>(e)) {
       std::fprintf(stderr, "PE %d: ring barrier %d: the partner's epoch never arrived (word holds %llu)\n", me, e,
