@@ -3,7 +3,10 @@
  * OSHMEM (bench/first_op.sh runs both across two emulated hosts). PE 0 acts on PE n/2 (on the
  * other host under symmem-run --hosts A:k,B:k): one put + quiet, one get, one fetch-add, each the
  * first of its kind, then ROUNDS of each; then a put + quiet on a new private context, and on a
- * second one made after the first was destroyed, each first and then ROUNDS times; microseconds.
+ * second one made after the first was destroyed, each first and then ROUNDS times; then 500
+ * fetch-adds on PE n/2 while that PE waits in a reduction, the job's first one and then a later one
+ * (OSU's osu_oshm_atomics times its first row so: its other PEs wait in shmem_double_sum_to_all),
+ * and PE 0's own time in each of the two reductions (it comes last); microseconds.
  *
  *   first_op [ROUNDS]   (default 2000)
  * Output: one CSV line per operation, "op,first_us,warm_us". */
@@ -11,6 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+
+static long psync[SHMEM_REDUCE_SYNC_SIZE];
+static double pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+static double red_in, red_out;
 
 static double now_us(void) {
   struct timespec t;
@@ -71,6 +78,24 @@ int main(int argc, char **argv) {
     printf("ctx_long_p+quiet,%.1f,%.2f\nctx_again_long_p+quiet,%.1f,%.2f\n", ctx_first[0], ctx_warm[0], ctx_first[1],
            ctx_warm[1]);
     if (v == -1) printf("#\n"); /* keeps the loads */
+  }
+  /* Fetch-adds while their target waits in a reduction: its first (k = 0), then a later one. */
+  for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
+  double during[2] = {0, 0}, reduce[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    shmem_barrier_all();
+    if (me == 0 && peer != 0) {
+      const double t0 = now_us();
+      for (int i = 0; i < 500; ++i) (void)shmem_int_atomic_fetch_add(&c[i], 1, peer);
+      during[k] = (now_us() - t0) / 500;
+    }
+    const double t0 = now_us();
+    shmem_double_sum_to_all(&red_out, &red_in, 1, 0, 0, shmem_n_pes(), pwrk, psync);
+    reduce[k] = now_us() - t0;  /* on PE 0, which comes last: its own share of the call */
+  }
+  if (me == 0 && peer != 0) {
+    printf("int_fetch_add_in_reduce,%.1f,%.2f\n", during[0], during[1]);
+    printf("double_sum_to_all,%.1f,%.2f\n", reduce[0], reduce[1]);
   }
   shmem_barrier_all();
   shmem_free(c);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # first_op.sh: bench/first_op.c (a PE's first put + quiet, get and fetch-add on a PE of another host
-# right after init, and on new contexts, against warm ones) on symmem and on OpenMPI's OSHMEM, across two hosts emulated
+# right after init, and on new contexts, against warm ones; fetch-adds on a PE in its first
+# reduction, and that reduction's own time, against a later one) on symmem and on OpenMPI's OSHMEM, across two hosts emulated
 # with network namespaces (tests/net/netns.sh), one PE per host, UCX over TCP for both, alternating
 # round by round. Needs root and oshcc.
 #
@@ -60,16 +61,16 @@ done
 import csv, statistics, sys, os
 out = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
-order = ["long_p+quiet", "long_g", "int_fetch_add", "ctx_long_p+quiet", "ctx_again_long_p+quiet"]
+order = ["long_p+quiet", "long_g", "int_fetch_add", "ctx_long_p+quiet", "ctx_again_long_p+quiet", "int_fetch_add_in_reduce", "double_sum_to_all"]
 ops = sorted({r["op"] for r in rows}, key=lambda o: order.index(o) if o in order else 9)
 def med(lib, op, col):
     v = [float(r[col]) for r in rows if r["library"] == lib and r["op"] == op]
     return (statistics.median(v), min(v), max(v), len(v)) if v else None
-lines = ["%-22s %-8s %26s %26s" % ("operation", "library", "first (us): median [min-max]", "warm (us): median [min-max]")]
+lines = ["%-24s %-8s %26s %26s" % ("operation", "library", "first (us): median [min-max]", "warm (us): median [min-max]")]
 for op in ops:
     for lib in ("oshmem", "symmem"):
         f, w = med(lib, op, "first_us"), med(lib, op, "warm_us")
-        if f: lines.append("%-22s %-8s %10.1f [%6.1f-%7.1f] %12.2f [%5.2f-%6.2f]" % (op, lib, f[0], f[1], f[2], w[0], w[1], w[2]))
+        if f: lines.append("%-24s %-8s %10.1f [%6.1f-%7.1f] %12.2f [%5.2f-%6.2f]" % (op, lib, f[0], f[1], f[2], w[0], w[1], w[2]))
 text = "\n".join(lines) + "\n(%d runs of each library, alternating)\n" % max(med(l, ops[0], "first_us")[3] for l in ("oshmem", "symmem") if med(l, ops[0], "first_us"))
 open(os.path.join(out, "table.txt"), "w").write(text)
 print(text, end="")

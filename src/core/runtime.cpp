@@ -16,6 +16,7 @@
 #include "core/static_data.h"
 #include "core/sync.h"
 #include "mem/vaspace.h"
+#include "teams/team.h"
 #include "topo/topology.h"
 
 namespace symmem::core {
@@ -364,6 +365,7 @@ int symmem_init_thread(int requested, int *provided) {
   }
   g.phase.store(1);
   core::set_world(g.my_pe, g.n_pes);
+  teams::prepare_pool();
   core::after_init();
   return SYMMEM_SUCCESS;
 }

@@ -182,6 +182,10 @@ status split(team &parent, const std::vector<int> &members, const symmem_team_co
 
 }  // namespace
 
+void prepare_pool() {
+  if (ps.nonce.load(std::memory_order_acquire) != g.nonce) setup_pool();
+}
+
 team *lookup(symmem_team_t h, const char *call, bool quiet_invalid) {
   ensure_pool(call);
   if (h == nullptr) {

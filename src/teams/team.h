@@ -131,6 +131,11 @@ inline size_t area_offset(const team &t) {
   return core::ctrl_scratch_offset + static_cast<size_t>(t.slot) * sizeof(team_area);
 }
 
+// Sets up the team slots of this job (WORLD and SHARED; the rest free). Init calls it: done at the
+// first team routine instead, its first writes to the slots' pages (page faults, 0.3 ms on a
+// virtual machine) kept the PE's first collective from progressing the network meanwhile.
+void prepare_pool();
+
 // The live team behind a handle, or nullptr (with the error reported) when the handle is invalid.
 // quiet_invalid: SHMEM_TEAM_INVALID is an input the routine defines a result for (OpenSHMEM 1.5
 // gives one for team_get_config, the splits, team_create_ctx, team_destroy, team_ptr): record the
