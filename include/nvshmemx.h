@@ -25,6 +25,8 @@ enum {
   NVSHMEM_STATUS_NOT_INITIALIZED = 0,
   NVSHMEM_STATUS_IS_BOOTSTRAPPED,
   NVSHMEM_STATUS_IS_INITIALIZED,
+  NVSHMEM_STATUS_LIMITED_MPG,
+  NVSHMEM_STATUS_FULL_MPG,
   NVSHMEM_STATUS_INVALID = INT_MAX
 };
 SYMMEM_NV_H int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr) {
@@ -262,7 +264,14 @@ SYMMEM_NV_D void nvshmemx_putmem_signal_nbi_block(void *d, const void *s, size_t
                                                   int pe) {
   SYMMEM_NV_DEV::putmem_signal_nbi_block(d, s, n, sig, v, op, pe);
 }
+SYMMEM_NV_D int nvshmemx_barrier_warpgroup(nvshmem_team_t t) {
+  SYMMEM_NV_DEV::team_sync_group<SYMMEM_NV_DEV::detail::group_warpgroup>(t);
+  return 0;
+}
 #endif /* __CUDACC__ */
+
+/* NVSHMEM's queue pairs (nvshmemx_qp_*). */
+#include "symmem/detail/nvshmem_qp.h"
 
 /* NVSHMEM's tile API (namespace nvshmemx), where C++17 is on. */
 #include "symmem/detail/nvshmem_tile.h"

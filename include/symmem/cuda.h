@@ -107,6 +107,10 @@ SYMMEM_API void symmem_g_on_stream(void *value, const void *source, size_t size,
  * not registered by a constructor. 0, also when the module has no symmem device code. */
 SYMMEM_API int symmem_cumodule_init(void *cu_module);
 SYMMEM_API int symmem_culibrary_init(void *cu_library);
+/* NVSHMEM's nvshmemx_qp_create (collective): *out gets num_qps handles, each the default queue
+ * pair (NVSHMEMX_QP_DEFAULT, 1), in memory from calloc that the caller frees; 0, or an error with a
+ * message for a NULL out or num_qps < 1. */
+SYMMEM_API int symmem_qp_create(int num_qps, int **out);
 
 /* ---- buffers the program allocated itself ----------------------------------------------------- */
 /* Local buffers (cudaMalloc, cuMemCreate, pinned host memory) need no registration for RMA here:

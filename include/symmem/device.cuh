@@ -319,6 +319,15 @@ struct group_block {
   static __device__ __forceinline__ size_t size() { return block_threads(); }
   static __device__ __forceinline__ void sync() { __syncthreads(); }
 };
+/* A warpgroup: 128 consecutive threads of the block (four warps), met at named barrier 1 + its
+ * index (barrier 0 is __syncthreads'). */
+struct group_warpgroup {
+  static __device__ __forceinline__ size_t idx() { return block_tid() % 128; }
+  static __device__ __forceinline__ size_t size() { return 128; }
+  static __device__ __forceinline__ void sync() {
+    asm volatile("bar.sync %0, 128;" ::"r"(1 + static_cast<unsigned>(block_tid() / 128)) : "memory");
+  }
+};
 
 }  // namespace detail
 

@@ -1,6 +1,7 @@
 // symmem: host entry points for collectives on a GPU heap (in stream order and blocking), p/g and
 // put-with-signal in stream order, CUDA modules loaded by the program, and buffers the program
 // allocated itself. Every argument is checked here, so the kernels (kernels.cu) trust theirs.
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -221,6 +222,30 @@ int symmem_culibrary_init(void *cu_library) {
   if (bytes != sizeof(symmem_device_state)) return 1;
   const symmem_device_state &st = sc::device_state();
   return sc::cu.cuMemcpyHtoD(at, &st, sizeof st) == CUDA_SUCCESS ? 0 : 1;
+}
+
+// NVSHMEM's queue pairs are channels of its GPU-initiated network transport (IBGDA); without it
+// NVSHMEM's nvshmemx_qp_create gives NVSHMEMX_QP_DEFAULT for each, after a barrier, and so does
+// this (include/symmem/detail/nvshmem_qp.h).
+int symmem_qp_create(int num_qps, int **out) {
+  const char *call = "qp_create";
+  symmem::core::require_init(call);
+  if (out == nullptr) {
+    return symmem::fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "out_qp_array is NULL; pass the address of a "
+                        "nvshmemx_qp_handle_t pointer").code();
+  }
+  if (num_qps < 1) {
+    return symmem::fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "num_qps is %d; ask for at least one queue pair", num_qps)
+        .code();
+  }
+  int *a = static_cast<int *>(std::calloc(static_cast<size_t>(num_qps), sizeof(int)));
+  if (a == nullptr) {
+    return symmem::fail(SYMMEM_ERR_OUT_OF_MEMORY, call, "no memory for %d queue pair handles", num_qps).code();
+  }
+  for (int i = 0; i < num_qps; ++i) a[i] = 1;  // NVSHMEMX_QP_DEFAULT
+  *out = a;
+  symmem_sync_all();  // collective, as NVSHMEM's
+  return 0;
 }
 
 }  // extern "C"

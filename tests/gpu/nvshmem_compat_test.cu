@@ -23,6 +23,76 @@ __global__ void signal_ring(char *dst, const char *src, size_t n, uint64_t *sig,
   if (threadIdx.x == 0) nvshmem_sync_all();
 }
 
+// NVSHMEM's queue-pair forms (nvshmemx_qp_*) with the handles nvshmemx_qp_create gave: p to the
+// right neighbour, a block quiet on the pairs, a warpgroup barrier, then g of what arrived here.
+__global__ void qp_ring(float *dst, int n, const nvshmemx_qp_handle_t *qps, int nq, float *got) {
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes(), right = (me + 1) % npes;
+  const nvshmemx_qp_handle_t qp = qps[threadIdx.x % nq];
+  for (int i = threadIdx.x; i < n; i += blockDim.x) nvshmemx_qp_float_p(&dst[i], me * 1000.0f + i, right, qp);
+  nvshmemx_qp_quiet_block(right, const_cast<nvshmemx_qp_handle_t *>(qps), nq);
+  if (threadIdx.x < 128) nvshmemx_barrier_warpgroup(NVSHMEM_TEAM_WORLD);  // one warpgroup per PE
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) got[i] = nvshmemx_qp_float_g(&dst[i], me, qp);
+}
+
+// put with signal through a queue pair, block-wide, then the signal waited for.
+__global__ void qp_signal(char *dst, const char *src, size_t n, uint64_t *sig, const nvshmemx_qp_handle_t *qps, char *out) {
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
+  nvshmemx_qp_char_put_signal_nbi_block(dst, src, n, sig, 1, NVSHMEM_SIGNAL_ADD, (me + 1) % npes, qps[0]);
+  if (threadIdx.x == 0) {
+    nvshmemx_qp_quiet((me + 1) % npes, const_cast<nvshmemx_qp_handle_t *>(qps), 1);
+    nvshmem_uint64_wait_until(sig, NVSHMEM_CMP_GE, 1);
+  }
+  __syncthreads();
+  for (size_t i = threadIdx.x; i < n; i += blockDim.x) out[i] = ((volatile char *)dst)[i];
+  if (threadIdx.x == 0) nvshmem_sync_all();
+}
+
+void qp_checks(int me, int npes) {
+  const int left = (me - 1 + npes) % npes;
+  nvshmemx_qp_handle_t *qps = nullptr;
+  EXPECT(nvshmemx_qp_create(3, &qps) == 0 && qps != nullptr, "nvshmemx_qp_create(3)");
+  for (int i = 0; i < 3; ++i) EXPECT(qps[i] == NVSHMEMX_QP_DEFAULT, "qp handle %d is %d", i, qps[i]);
+  nvshmemx_qp_handle_t *none = nullptr;
+  EXPECT(nvshmemx_qp_create(0, &none) != 0 && none == nullptr, "nvshmemx_qp_create(0) must fail");
+  nvshmemx_qp_handle_t *dq = nullptr;
+  CK(cudaMalloc(&dq, 3 * sizeof *dq));
+  CK(cudaMemcpy(dq, qps, 3 * sizeof *dq, cudaMemcpyHostToDevice));
+  const int n = 555;
+  float *dst = (float *)nvshmem_malloc(n * sizeof(float)), *got = nullptr;
+  CK(cudaMalloc(&got, n * sizeof(float)));
+  CK(cudaMemset(dst, gt::poison, n * sizeof(float)));
+  CK(cudaMemset(got, gt::poison, n * sizeof(float)));
+  nvshmem_barrier_all();
+  qp_ring<<<1, 256>>>(dst, n, dq, 3, got);
+  CK(cudaDeviceSynchronize());
+  std::vector<float> h(n);
+  CK(cudaMemcpy(h.data(), got, n * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) EXPECT(h[i] == left * 1000.0f + i, "PE %d: nvshmemx_qp_float_p/g: [%d] = %g", me, i, h[i]);
+
+  const size_t bytes = 70001;
+  char *src = (char *)nvshmem_malloc(bytes), *buf = (char *)nvshmem_malloc(bytes), *out = nullptr;
+  uint64_t *sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
+  CK(cudaMalloc(&out, bytes));
+  auto mine = gt::pattern(me, 3, bytes);
+  CK(cudaMemcpy(src, mine.data(), bytes, cudaMemcpyHostToDevice));
+  CK(cudaMemset(buf, gt::poison, bytes));
+  CK(cudaMemset(out, gt::poison, bytes));
+  nvshmem_barrier_all();
+  qp_signal<<<1, 256>>>(buf, src, bytes, sig, dq, out);
+  CK(cudaDeviceSynchronize());
+  gt::check_bytes(out, bytes, 0, gt::pattern(left, 3, bytes), "nvshmemx_qp_char_put_signal_nbi_block", me);
+  nvshmem_barrier_all();
+  nvshmem_free(sig);
+  nvshmem_free(buf);
+  nvshmem_free(src);
+  nvshmem_free(dst);
+  CK(cudaFree(out));
+  CK(cudaFree(got));
+  CK(cudaFree(dq));
+  free(qps);
+}
+
 __global__ void through_ptr(int *x, int me) {
   int *r = (int *)nvshmem_ptr(x, (me + 1) % nvshmem_n_pes());
   if (r != nullptr) *r = 31 + me;
@@ -253,6 +323,7 @@ int main() {
   registered_buffer(me, npes);
   self_outside_heap_check(me);
   tile_checks(me, npes);
+  qp_checks(me, npes);
 
   nvshmem_team_t even = NVSHMEM_TEAM_INVALID;
   int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);

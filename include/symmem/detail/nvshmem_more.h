@@ -172,37 +172,6 @@ SYMMEM_P2P_SYNC_TYPES(SYMMEM_NVM_WAITS)
 #undef SYMMEM_NVM_WAITS
 
 /* ---- names symmem does not provide --------------------------------------------------------------- */
-#define SYMMEM_NVM_QP_WHY "queue pairs (nvshmemx_qp_*) drive a GPU-initiated network transport (IBGDA); symmem reaches " \
-  "peers of this host with loads and stores and has no such transport yet: use the nvshmem_ / nvshmemx_ forms"
-#define SYMMEM_NVM_QP(T, N)                                                                            \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_p, SYMMEM_NVM_QP_WHY) SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_g, SYMMEM_NVM_QP_WHY) \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put, SYMMEM_NVM_QP_WHY) SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_get, SYMMEM_NVM_QP_WHY) \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_nbi, SYMMEM_NVM_QP_WHY)                                  \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_get_nbi, SYMMEM_NVM_QP_WHY)                                  \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_warp, SYMMEM_NVM_QP_WHY)                                 \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_get_warp, SYMMEM_NVM_QP_WHY)                                 \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_block, SYMMEM_NVM_QP_WHY)                                \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_get_block, SYMMEM_NVM_QP_WHY)                                \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_nbi_warp, SYMMEM_NVM_QP_WHY)                             \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_get_nbi_warp, SYMMEM_NVM_QP_WHY)                             \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_nbi_block, SYMMEM_NVM_QP_WHY)                            \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_get_nbi_block, SYMMEM_NVM_QP_WHY)                            \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_signal, SYMMEM_NVM_QP_WHY)                               \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_signal_nbi, SYMMEM_NVM_QP_WHY)                           \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_signal_warp, SYMMEM_NVM_QP_WHY)                          \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_signal_block, SYMMEM_NVM_QP_WHY)                         \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_signal_nbi_warp, SYMMEM_NVM_QP_WHY)                      \
-  SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_##N##_put_signal_nbi_block, SYMMEM_NVM_QP_WHY)
-SYMMEM_NV_RMA_TYPES(SYMMEM_NVM_QP)
-#undef SYMMEM_NVM_QP
-SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_create, SYMMEM_NVM_QP_WHY)
-SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_fence, SYMMEM_NVM_QP_WHY)
-SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_fence_warp, SYMMEM_NVM_QP_WHY)
-SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_fence_block, SYMMEM_NVM_QP_WHY)
-SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_quiet, SYMMEM_NVM_QP_WHY)
-SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_quiet_warp, SYMMEM_NVM_QP_WHY)
-SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_quiet_block, SYMMEM_NVM_QP_WHY)
-SYMMEM_NV_UNSUPPORTED(nvshmemx_qp_signal_op, SYMMEM_NVM_QP_WHY)
 SYMMEM_NV_UNSUPPORTED(nvshmemx_team_init, "teams from a unique id are not provided; split NVSHMEM_TEAM_WORLD instead")
 SYMMEM_NV_UNSUPPORTED(nvshmemx_team_get_uniqueid, "teams from a unique id are not provided; split NVSHMEM_TEAM_WORLD instead")
 #define SYMMEM_NVM_PUT6 "NVSHMEM's headers declare the put6 names by a slip for put16; call nvshmemx_put16_signal_*"
@@ -210,6 +179,5 @@ SYMMEM_NV_UNSUPPORTED(nvshmemx_put6_signal_warp, SYMMEM_NVM_PUT6)
 SYMMEM_NV_UNSUPPORTED(nvshmemx_put6_signal_block, SYMMEM_NVM_PUT6)
 SYMMEM_NV_UNSUPPORTED(nvshmemx_put6_signal_nbi_warp, SYMMEM_NVM_PUT6)
 SYMMEM_NV_UNSUPPORTED(nvshmemx_put6_signal_nbi_block, SYMMEM_NVM_PUT6)
-SYMMEM_NV_UNSUPPORTED(nvshmemx_barrier_warpgroup, "warpgroup forms are not provided; use nvshmemx_barrier_block")
 
 #endif /* SYMMEM_DETAIL_NVSHMEM_MORE_H */

@@ -100,14 +100,6 @@ typedef enum {
 #if defined(__CUDACC__)
 namespace symmem::device::detail {
 
-struct group_warpgroup {
-  static __device__ __forceinline__ size_t idx() { return block_tid() % 128; }
-  static __device__ __forceinline__ size_t size() { return 128; }
-  static __device__ __forceinline__ void sync() {
-    asm volatile("bar.sync %0, 128;" ::"r"(1 + static_cast<unsigned>(block_tid() / 128)) : "memory");
-  }
-};
-
 template <int I, class Tup>
 __device__ __forceinline__ long long tile_at(const Tup &t) {
   return static_cast<long long>(cuda::std::get<I>(t));
