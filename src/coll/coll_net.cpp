@@ -63,8 +63,11 @@ constexpr int bcast_exchange_pes = 8;  // members of a broadcast by exchanges, a
 // core::message_piece bytes (OSU's osu_oshm_broadcast at 2 hosts x 1 PE, 4 rounds alternating
 // with 256 KiB pieces: 512 KiB 266-335 us against 257-356, 1 MiB 517-626 against 594-716, OSHMEM
 // 442-529; again, 1 MiB 377-491 against 432-594. 128 KiB pieces took 15-25% longer than 256 KiB
-// ones at 512 KiB-1 MiB).
-constexpr size_t bcast_direct_two_bytes = size_t{256} << 10;
+// ones at 512 KiB-1 MiB). At 2 members 512 KiB stays with the exchanges: two rounds of OSU's
+// broadcast alternating the limits (5 and 4 runs), 512 KiB 149 and 132 us by exchanges against
+// 312 and 188 straight (110-330: the direct form's time was bimodal there), OSHMEM 138; at 1 MiB
+// straight stays ahead (570 and 528 against 644 and 618).
+constexpr size_t bcast_direct_two_bytes = size_t{512} << 10;
 constexpr size_t bcast_direct_many_bytes = size_t{128} << 10;
 constexpr size_t bcast_direct_piece = core::message_piece;
 
