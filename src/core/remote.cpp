@@ -86,9 +86,9 @@ struct remote_state {
   std::mutex workers_mutex;
   std::vector<ctx_worker> ctx_workers;
   std::atomic<size_t> n_ctx_workers{0};
-  // Workers of destroyed contexts, quiet, kept for the next contexts (shared: whether the worker
-  // was made for a shared context, which decides its lock); at most idle_workers_kept of them.
-  std::vector<std::pair<void *, bool>> idle_workers;
+  // Workers of destroyed contexts, quiet, kept for the next contexts of their kind (shared or
+  // not); at most idle_workers_kept of them.
+  std::vector<ctx_worker> idle_workers;
   std::atomic<uint32_t> generation{0};                   // bumped by every remote_init that opens
   // Staged heaps: per PE, whether its heap is reached by staged operations; whether this PE's is;
   // per granule of this PE's heap, whether an allocation uses it (what staged requests may touch).
@@ -650,11 +650,11 @@ void *remote_worker_create(bool shared, const char *call) {
   void *w = nullptr;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
-    for (auto it = r.idle_workers.begin(); it != r.idle_workers.end(); ++it) {
-      if (it->second != shared) continue;
-      w = it->first;
+    auto it = std::find_if(r.idle_workers.begin(), r.idle_workers.end(),
+                           [shared](const remote_state::ctx_worker &cw) { return cw.shared == shared; });
+    if (it != r.idle_workers.end()) {
+      w = it->w;
       r.idle_workers.erase(it);
-      break;
     }
   }
   const bool reused = w != nullptr;
@@ -682,7 +682,7 @@ void remote_worker_destroy(void *w) {
                            [w](const remote_state::ctx_worker &cw) { return cw.w == w; });
     if (it != r.ctx_workers.end()) {
       keep = r.idle_workers.size() < idle_workers_kept;
-      if (keep) r.idle_workers.emplace_back(w, it->shared);
+      if (keep) r.idle_workers.push_back(*it);
       r.ctx_workers.erase(it);
     }
     r.n_ctx_workers.store(r.ctx_workers.size(), std::memory_order_relaxed);

@@ -11,16 +11,50 @@ __global__ void ring(float *dst, int n, int round) {
   nvshmemx_barrier_all_block();
 }
 
-__global__ void signal_ring(char *dst, const char *src, size_t n, uint64_t *sig, char *out) {
-  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
-  nvshmemx_putmem_signal_nbi_block(dst, src, n, sig, 1, NVSHMEM_SIGNAL_ADD, (me + 1) % npes);
+// put with signal to the right neighbour, block-wide, then the signal waited for: with qps NULL
+// the plain forms, else NVSHMEM's queue-pair forms (nvshmemx_qp_*) on qps[0].
+__global__ void signal_ring(char *dst, const char *src, size_t n, uint64_t *sig, char *out, nvshmemx_qp_handle_t *qps) {
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes(), right = (me + 1) % npes;
+  if (qps == nullptr) {
+    nvshmemx_putmem_signal_nbi_block(dst, src, n, sig, 1, NVSHMEM_SIGNAL_ADD, right);
+  } else {
+    nvshmemx_qp_char_put_signal_nbi_block(dst, src, n, sig, 1, NVSHMEM_SIGNAL_ADD, right, qps[0]);
+  }
   if (threadIdx.x == 0) {
-    nvshmem_quiet();
+    if (qps == nullptr) {
+      nvshmem_quiet();
+    } else {
+      nvshmemx_qp_quiet(right, qps, 1);
+    }
     nvshmem_uint64_wait_until(sig, NVSHMEM_CMP_GE, 1);
   }
   __syncthreads();
   for (size_t i = threadIdx.x; i < n; i += blockDim.x) out[i] = ((volatile char *)dst)[i];
   if (threadIdx.x == 0) nvshmem_sync_all();
+}
+
+// One signal_ring of `bytes` (pattern round `round`), poisoned first and checked byte by byte.
+void signal_case(int me, int npes, size_t bytes, int round, nvshmemx_qp_handle_t *qps, const char *what) {
+  const int left = (me - 1 + npes) % npes;
+  char *src = (char *)nvshmem_malloc(bytes), *buf = (char *)nvshmem_malloc(bytes), *out = nullptr;
+  uint64_t *sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
+  CK(cudaMalloc(&out, bytes));
+  auto mine = gt::pattern(me, round, bytes);
+  CK(cudaMemcpy(src, mine.data(), bytes, cudaMemcpyHostToDevice));
+  CK(cudaMemset(buf, gt::poison, bytes));
+  CK(cudaMemset(out, gt::poison, bytes));
+  cudaStream_t s;
+  CK(cudaStreamCreate(&s));
+  nvshmemx_barrier_all_on_stream(s);  // everyone's buffers are ready before anyone puts
+  signal_ring<<<1, 256, 0, s>>>(buf, src, bytes, sig, out, qps);
+  CK(cudaStreamSynchronize(s));
+  gt::check_bytes(out, bytes, 0, gt::pattern(left, round, bytes), what, me);
+  nvshmem_barrier_all();
+  CK(cudaStreamDestroy(s));
+  CK(cudaFree(out));
+  nvshmem_free(sig);
+  nvshmem_free(buf);
+  nvshmem_free(src);
 }
 
 // NVSHMEM's queue-pair forms (nvshmemx_qp_*) with the handles nvshmemx_qp_create gave: p to the
@@ -33,19 +67,6 @@ __global__ void qp_ring(float *dst, int n, const nvshmemx_qp_handle_t *qps, int 
   if (threadIdx.x < 128) nvshmemx_barrier_warpgroup(NVSHMEM_TEAM_WORLD);  // one warpgroup per PE
   __syncthreads();
   for (int i = threadIdx.x; i < n; i += blockDim.x) got[i] = nvshmemx_qp_float_g(&dst[i], me, qp);
-}
-
-// put with signal through a queue pair, block-wide, then the signal waited for.
-__global__ void qp_signal(char *dst, const char *src, size_t n, uint64_t *sig, const nvshmemx_qp_handle_t *qps, char *out) {
-  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes();
-  nvshmemx_qp_char_put_signal_nbi_block(dst, src, n, sig, 1, NVSHMEM_SIGNAL_ADD, (me + 1) % npes, qps[0]);
-  if (threadIdx.x == 0) {
-    nvshmemx_qp_quiet((me + 1) % npes, const_cast<nvshmemx_qp_handle_t *>(qps), 1);
-    nvshmem_uint64_wait_until(sig, NVSHMEM_CMP_GE, 1);
-  }
-  __syncthreads();
-  for (size_t i = threadIdx.x; i < n; i += blockDim.x) out[i] = ((volatile char *)dst)[i];
-  if (threadIdx.x == 0) nvshmem_sync_all();
 }
 
 void qp_checks(int me, int npes) {
@@ -70,24 +91,8 @@ void qp_checks(int me, int npes) {
   CK(cudaMemcpy(h.data(), got, n * sizeof(float), cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; ++i) EXPECT(h[i] == left * 1000.0f + i, "PE %d: nvshmemx_qp_float_p/g: [%d] = %g", me, i, h[i]);
 
-  const size_t bytes = 70001;
-  char *src = (char *)nvshmem_malloc(bytes), *buf = (char *)nvshmem_malloc(bytes), *out = nullptr;
-  uint64_t *sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
-  CK(cudaMalloc(&out, bytes));
-  auto mine = gt::pattern(me, 3, bytes);
-  CK(cudaMemcpy(src, mine.data(), bytes, cudaMemcpyHostToDevice));
-  CK(cudaMemset(buf, gt::poison, bytes));
-  CK(cudaMemset(out, gt::poison, bytes));
-  nvshmem_barrier_all();
-  qp_signal<<<1, 256>>>(buf, src, bytes, sig, dq, out);
-  CK(cudaDeviceSynchronize());
-  gt::check_bytes(out, bytes, 0, gt::pattern(left, 3, bytes), "nvshmemx_qp_char_put_signal_nbi_block", me);
-  nvshmem_barrier_all();
-  nvshmem_free(sig);
-  nvshmem_free(buf);
-  nvshmem_free(src);
+  signal_case(me, npes, 70001, 3, dq, "nvshmemx_qp_char_put_signal_nbi_block");
   nvshmem_free(dst);
-  CK(cudaFree(out));
   CK(cudaFree(got));
   CK(cudaFree(dq));
   free(qps);
@@ -292,20 +297,7 @@ int main() {
   CK(cudaMemcpy(h.data(), dst, n * sizeof(float), cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; ++i) EXPECT(h[i] == left * 1000.0f + i + 5, "PE %d: nvshmem_float_p: [%d] = %g", me, i, h[i]);
 
-  const size_t bytes = 100003;
-  char *src = (char *)nvshmem_malloc(bytes), *buf = (char *)nvshmem_malloc(bytes), *out = nullptr;
-  uint64_t *sig = (uint64_t *)nvshmem_calloc(1, sizeof(uint64_t));
-  CK(cudaMalloc(&out, bytes));
-  auto mine = gt::pattern(me, 1, bytes);
-  CK(cudaMemcpy(src, mine.data(), bytes, cudaMemcpyHostToDevice));
-  CK(cudaMemset(buf, gt::poison, bytes));
-  CK(cudaMemset(out, gt::poison, bytes));
-  cudaStream_t s;
-  CK(cudaStreamCreate(&s));
-  nvshmemx_barrier_all_on_stream(s);  // everyone's buffers are ready before anyone puts
-  signal_ring<<<1, 256, 0, s>>>(buf, src, bytes, sig, out);
-  CK(cudaStreamSynchronize(s));
-  gt::check_bytes(out, bytes, 0, gt::pattern(left, 1, bytes), "nvshmemx_putmem_signal_nbi_block", me);
+  signal_case(me, npes, 100003, 1, nullptr, "nvshmemx_putmem_signal_nbi_block");
 
   int *x = (int *)nvshmem_malloc(sizeof(int));
   CK(cudaMemset(x, 0, sizeof(int)));
@@ -334,12 +326,7 @@ int main() {
     nvshmem_team_destroy(even);
   }
   nvshmem_barrier_all();
-  CK(cudaStreamDestroy(s));
-  CK(cudaFree(out));
   nvshmem_free(x);
-  nvshmem_free(sig);
-  nvshmem_free(buf);
-  nvshmem_free(src);
   nvshmem_free(dst);
   nvshmem_finalize();
   if (me == 0) std::printf("PASS nvshmem_compat_test (%d PEs)\n", npes);

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -86,6 +87,13 @@ class backoff {
  private:
   unsigned n_ = 0;
 };
+
+// A duration in seconds from the environment (the library checked its form, config_table.h), or
+// `fallback` when it is unset or empty.
+inline double env_seconds(const char *name, double fallback) {
+  const char *v = std::getenv(name);
+  return v == nullptr || *v == '\0' ? fallback : std::strtod(v, nullptr);
+}
 
 // "PE 3", "PEs 1-2,5": a list of ranks as the library's own messages print them.
 inline std::string ranks_text(const std::vector<int> &ranks) {

@@ -392,10 +392,7 @@ int make_endpoints(worker &wk, const char *call) {
 // warm_up, for the RMA path.)
 int wire_up(worker &wk, const char *call) {
   plugin &p = *wk.pl;
-  double limit_s = 30;
-  if (const char *v = std::getenv("SYMMEM_BOOTSTRAP_TIMEOUT"); v != nullptr && *v != '\0') {
-    limit_s = std::strtod(v, nullptr);  // the library checked the value (config_table.h)
-  }
+  const double limit_s = symmem::plugin::env_seconds("SYMMEM_BOOTSTRAP_TIMEOUT", 30);
   struct waiting {
     int pe;
     ucs_status_ptr_t flush;  // UCX's request, until it ends
@@ -448,11 +445,11 @@ int wire_up(worker &wk, const char *call) {
     std::erase_if(out, [](const waiting &w) { return w.flush == nullptr && w.ping == nullptr; });
     if (rc == SYMMEM_SUCCESS && !out.empty() && limit_s > 0 &&
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit_s) {
-      std::string who;
-      for (const waiting &w : out) who += (who.empty() ? "" : ", ") + std::to_string(w.pe);
+      std::vector<int> who;
+      for (const waiting &w : out) who.push_back(w.pe);
       rc = report(p, SYMMEM_ERR_TIMEOUT, call,
-                  "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for PE%s %s to answer over UCX; are they reachable "
-                  "(UCX_NET_DEVICES, UCX_TLS)?", limit_s, out.size() == 1 ? "" : "s", who.c_str());
+                  "waited %g s (SYMMEM_BOOTSTRAP_TIMEOUT) for %s to answer over UCX; are they reachable "
+                  "(UCX_NET_DEVICES, UCX_TLS)?", limit_s, symmem::plugin::ranks_text(who).c_str());
     }
   }
   // Left on failure: UCX's flushes are freed (UCX releases them when they end); unanswered pings

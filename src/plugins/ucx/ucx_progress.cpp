@@ -39,9 +39,7 @@ constexpr std::chrono::microseconds min_nap = 200us;
 constexpr std::chrono::microseconds max_nap = 2ms;
 
 std::chrono::microseconds longest_nap() {
-  const char *v = std::getenv("SYMMEM_NET_PROGRESS_NAP");
-  if (v == nullptr || *v == '\0') return max_nap;
-  const double s = std::strtod(v, nullptr);  // the library checked the value (config_table.h)
+  const double s = symmem::plugin::env_seconds("SYMMEM_NET_PROGRESS_NAP", std::chrono::duration<double>(max_nap).count());
   return std::chrono::microseconds(static_cast<int64_t>(std::clamp(s, 0.0, 1.0) * 1e6));
 }
 
