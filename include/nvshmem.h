@@ -122,7 +122,15 @@ enum nvshmemx_status {
 /* ---- teams: NVSHMEM's nvshmem_team_t is an index, valid in kernels too ------------------------ */
 typedef int32_t nvshmem_team_t;
 typedef nvshmem_team_t nvshmemx_team_t;
-typedef symmem_team_config_t nvshmem_team_config_t;
+typedef uint64_t nvshmemx_team_uniqueid_t;
+/* NVSHMEM 3's team configuration (its version 2, 64 bytes): the number of contexts and, for
+ * nvshmemx_team_init, the unique id. */
+typedef struct {
+  int version;
+  int num_contexts;
+  nvshmemx_team_uniqueid_t uniqueid;
+  char padding[48];
+} nvshmem_team_config_t;
 typedef enum {
   NVSHMEM_TEAM_INVALID = SYMMEM_TEAM_INDEX_INVALID,
   NVSHMEM_TEAM_WORLD = SYMMEM_TEAM_INDEX_WORLD,
@@ -138,7 +146,16 @@ typedef enum {
 } nvshmem_team_id_t;
 #define NVSHMEM_TEAM_NUM_CONTEXTS SYMMEM_TEAM_NUM_CONTEXTS
 #define NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS SYMMEM_TEAM_NUM_CONTEXTS
-#define NVSHMEM_TEAM_CONFIG_INITIALIZER {0}
+#define NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID (1L << 1)
+#define SYMMEM_NV_TEAM_CONFIG_VERSION ((2 << 16) + (int)sizeof(nvshmem_team_config_t))
+#define NVSHMEM_TEAM_CONFIG_INITIALIZER {SYMMEM_NV_TEAM_CONFIG_VERSION, -1, UINT64_MAX, {0}}
+/* The part of NVSHMEM's configuration symmem's teams take: the number of contexts. */
+SYMMEM_NV_H const symmem_team_config_t *symmem_nv_team_config(const nvshmem_team_config_t *c, long mask,
+                                                             symmem_team_config_t *out) {
+  if (c == NULL || !(mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS)) return NULL;
+  out->num_contexts = c->num_contexts;
+  return out;
+}
 
 SYMMEM_NV_HD int nvshmem_team_my_pe(nvshmem_team_t t) {
   return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::team_my_pe(t), t == NVSHMEM_TEAM_INVALID ? -1 : symmem_team_my_pe(symmem_team_of_index(t)));
@@ -150,16 +167,40 @@ SYMMEM_NV_HD int nvshmem_team_translate_pe(nvshmem_team_t a, int pe, nvshmem_tea
   return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::team_translate_pe(a, pe, b),
                         a < 0 || b < 0 ? -1 : symmem_team_translate_pe(symmem_team_of_index(a), pe, symmem_team_of_index(b)));
 }
-SYMMEM_NV_H int nvshmem_team_get_config(nvshmem_team_t t, long mask, nvshmem_team_config_t *config) {
-  return symmem_team_get_config(symmem_team_of_index(t), mask, config);
+/* As NVSHMEM 3: the team's configuration whole (no mask); nothing for NVSHMEM_TEAM_INVALID. */
+SYMMEM_NV_H void nvshmem_team_get_config(nvshmem_team_t t, nvshmem_team_config_t *config) {
+  symmem_team_config_t c = {0};
+  if (t == NVSHMEM_TEAM_INVALID || config == NULL ||
+      symmem_team_get_config(symmem_team_of_index(t), SYMMEM_TEAM_NUM_CONTEXTS, &c) != 0)
+    return;
+  config->version = SYMMEM_NV_TEAM_CONFIG_VERSION;
+  config->num_contexts = c.num_contexts;
+  config->uniqueid = symmem_team_index_uniqueid(t);
 }
 SYMMEM_NV_H int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size,
                                            const nvshmem_team_config_t *config, long mask, nvshmem_team_t *out) {
-  return symmem_team_index_split_strided(parent, start, stride, size, config, mask, out);
+  symmem_team_config_t c;
+  return symmem_team_index_split_strided(parent, start, stride, size, symmem_nv_team_config(config, mask, &c), mask, out);
 }
 SYMMEM_NV_H int nvshmem_team_split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team_config_t *xc, long xm,
                                       nvshmem_team_t *xt, const nvshmem_team_config_t *yc, long ym, nvshmem_team_t *yt) {
-  return symmem_team_index_split_2d(parent, xrange, xc, xm, xt, yc, ym, yt);
+  symmem_team_config_t x, y;
+  return symmem_team_index_split_2d(parent, xrange, symmem_nv_team_config(xc, xm, &x), xm, xt,
+                                    symmem_nv_team_config(yc, ym, &y), ym, yt);
+}
+/* A team of any PEs in any order, without a parent (NVSHMEM 3.4): one PE gets the id, the program
+ * hands it to the members, each sets config->uniqueid and calls nvshmemx_team_init with the team's
+ * size and its own index in it. Collective over the members. */
+SYMMEM_NV_H int nvshmemx_team_get_uniqueid(nvshmemx_team_uniqueid_t *uniqueid) {
+  return symmem_team_get_uniqueid(uniqueid);
+}
+SYMMEM_NV_H int nvshmemx_team_init(nvshmem_team_t *team, nvshmem_team_config_t *config, long config_mask, int npes,
+                                   int pe_idx_in_team) {
+  symmem_team_config_t c;
+  if (team != NULL) *team = NVSHMEM_TEAM_INVALID;
+  if (config == NULL) return symmem_team_index_init(team, 0, npes, pe_idx_in_team, NULL, 0); /* reports it */
+  return symmem_team_index_init(team, config->uniqueid, npes, pe_idx_in_team, symmem_nv_team_config(config, config_mask, &c),
+                                config_mask);
 }
 SYMMEM_NV_H void nvshmem_team_destroy(nvshmem_team_t t) { symmem_team_index_destroy(t); }
 

@@ -58,6 +58,12 @@ SYMMEM_API int symmem_team_index_split_strided(int parent, int start, int stride
 SYMMEM_API int symmem_team_index_split_2d(int parent, int xrange, const symmem_team_config_t *xaxis_config,
                                           long xaxis_mask, int *xaxis_index, const symmem_team_config_t *yaxis_config,
                                           long yaxis_mask, int *yaxis_index);
+/* Like symmem_team_init (a team from a unique id, collective over its members); the team gets the
+ * lowest index free on every member. Its members may be any world PEs in any order, in kernels too. */
+SYMMEM_API int symmem_team_index_init(int *index, uint64_t uniqueid, int npes, int pe_idx_in_team,
+                                      const symmem_team_config_t *config, long config_mask);
+/* The unique id a team was made from (symmem_team_index_init); UINT64_MAX for any other team. */
+SYMMEM_API uint64_t symmem_team_index_uniqueid(int index);
 SYMMEM_API void symmem_team_index_destroy(int index);
 
 /* ---- collectives on a GPU heap ---------------------------------------------------------------- */

@@ -426,11 +426,15 @@ SYMMEM_COLD void bad_team(int team, const char *call) {
 
 /* A team's geometry; world (0) without a memory load. */
 __device__ __forceinline__ symmem_device_team team_of(int team, const char *call) {
-  if (team == 0) return symmem_device_team{0, 1, symmem_state_.n_pes, symmem_state_.my_pe};
+  if (team == 0) return symmem_device_team{0, 1, symmem_state_.n_pes, symmem_state_.my_pe, nullptr, nullptr};
   if ((unsigned)team >= SYMMEM_DEVICE_MAX_TEAMS || symmem_state_.teams == nullptr) bad_team(team, call);
   const symmem_device_team t = symmem_state_.teams[team];
   if (t.size <= 0 || t.my_index < 0) bad_team(team, call);
   return t;
+}
+/* World PE of member i of team t. */
+__device__ __forceinline__ int team_member(const symmem_device_team &t, int i) {
+  return t.pes != nullptr ? t.pes[i] : t.start + i * t.stride;
 }
 
 }  // namespace detail
@@ -451,7 +455,7 @@ __device__ __forceinline__ void team_barrier_core(int team, const char *call) {
   const symmem_device_team t = team_of(team, call);
   if (s.proxy_ring != 0) return remote_barrier(team, t);  // some PE is on another host
   detail::dissemination(&sync_of(s.my_pe)->team[team], t.my_index, t.size, s.gpu_scope_ok != 0, s.spin_limit_ns,
-                        s.my_pe, [team, t](int i) { return &sync_of(t.start + i * t.stride)->team[team]; });
+                        s.my_pe, [team, t](int i) { return &sync_of(team_member(t, i))->team[team]; });
 }
 
 __device__ __forceinline__ void barrier_core() { team_barrier_core(0, "barrier"); }
@@ -909,7 +913,13 @@ __device__ __forceinline__ int team_translate_pe(int src, int pe, int dst) {
   const symmem_device_team a = src == 0 ? detail::team_of(0, "") : symmem_state_.teams[src];
   const symmem_device_team b = dst == 0 ? detail::team_of(0, "") : symmem_state_.teams[dst];
   if (a.size <= 0 || b.size <= 0 || pe < 0 || pe >= a.size) return -1;
-  const int world = a.start + pe * a.stride, d = world - b.start;
+  const int world = detail::team_member(a, pe);
+  if (b.pes != nullptr) {
+    for (int i = 0; i < b.size; ++i)
+      if (b.pes[i] == world) return i;
+    return -1;
+  }
+  const int d = world - b.start;
   if (b.size == 1) return d == 0 ? 0 : -1;
   if (b.stride <= 0 || d % b.stride != 0) return -1;
   const int i = d / b.stride;

@@ -77,6 +77,14 @@ SYMMEM_API int symmem_team_split_2d(symmem_team_t parent, int xrange, const symm
                                     long xaxis_mask, symmem_team_t *xaxis_team,
                                     const symmem_team_config_t *yaxis_config, long yaxis_mask,
                                     symmem_team_t *yaxis_team);
+/* A team without a parent, of any world PEs in any order (NVSHMEM's nvshmemx_team_init): one PE
+ * gets a unique id, the program hands it to the members (a broadcast, MPI, a file), and each member
+ * calls symmem_team_init with it, the team's size and its own index in the team (0..npes-1, each
+ * once). Collective over the members only; PEs outside the team do not take part. A unique id
+ * makes one team; get a new one for the next. */
+SYMMEM_API int symmem_team_get_uniqueid(uint64_t *uniqueid);
+SYMMEM_API int symmem_team_init(symmem_team_t *team, uint64_t uniqueid, int npes, int pe_idx_in_team,
+                                const symmem_team_config_t *config, long config_mask);
 SYMMEM_API void symmem_team_destroy(symmem_team_t team);
 SYMMEM_API void *symmem_team_ptr(symmem_team_t team, const void *dest, int pe);
 SYMMEM_API int symmem_team_sync(symmem_team_t team);

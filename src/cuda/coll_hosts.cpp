@@ -91,7 +91,7 @@ fold_fn fold_of(int dtype) {
   }
 }
 
-int member(const symmem_device_team &t, int i) { return t.start + i * t.stride; }
+int member(const symmem_device_team &t, int i) { return t.host_pes != nullptr ? t.host_pes[i] : t.start + i * t.stride; }
 
 void team_sync(int team) {
   symmem_quiet();  // this PE's puts have landed before the sync says so

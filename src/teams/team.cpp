@@ -8,8 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <random>
+#include <string>
 
+#include "core/remote.h"
 #include "core/sync.h"
+#include "core/wait.h"
 #include "teams/team.h"
 
 using symmem::core::g;
@@ -93,6 +97,18 @@ void ensure_pool(const char *call) {
   }
 }
 
+// The lowest slot free in `used` (from 2: WORLD and SHARED are 0 and 1), or -1 with the error.
+int free_slot(uint64_t used, const char *call) {
+  for (int s = 2; s < max_teams; ++s) {
+    if (!(used & (uint64_t{1} << s))) return s;
+  }
+  (void)fail(SYMMEM_ERR_OUT_OF_MEMORY, call,
+             "no free team slot: every PE can be in at most %d teams at once (WORLD and SHARED included); destroy "
+             "teams you no longer use",
+             max_teams);
+  return -1;
+}
+
 struct slot_info {
   uint64_t used;
   uint64_t last_epoch[max_teams];
@@ -110,16 +126,8 @@ status agree_slot(team &parent, const core::call_record &rec, int &slot, uint64_
   SYMMEM_TRY(allgather_small(parent, &mine, sizeof mine, all.data(), rec, call));
   uint64_t used = 0;
   for (const slot_info &s : all) used |= s.used;
-  slot = -1;
-  for (int s = 2; s < max_teams && slot < 0; ++s) {
-    if (!(used & (uint64_t{1} << s))) slot = s;
-  }
-  if (slot < 0) {
-    return fail(SYMMEM_ERR_OUT_OF_MEMORY, call,
-                "no free team slot: every PE can be in at most %d teams at once (WORLD and SHARED included); "
-                "destroy teams you no longer use",
-                max_teams);
-  }
+  slot = free_slot(used, call);
+  if (slot < 0) return status(SYMMEM_ERR_OUT_OF_MEMORY);
   base = 0;
   for (const slot_info &s : all) base = std::max(base, s.last_epoch[slot]);
   base += 2;  // above any flag still in the slot (a partner runs at most one epoch ahead)
@@ -138,6 +146,26 @@ team *parent_of(symmem_team_t h, const char *call) {
   return p;
 }
 
+// One team creation at a time per PE: two from two threads could agree on the same slot.
+class creating {
+ public:
+  explicit creating(const char *call) {
+    if (busy().exchange(true, std::memory_order_acquire)) {
+      fatal(call, "another thread of this PE is creating a team at the same time; serialise team creation (OpenSHMEM "
+                  "allows concurrent splits of different parents, symmem does not yet)");
+    }
+  }
+  ~creating() { busy().store(false, std::memory_order_release); }
+  creating(const creating &) = delete;
+  creating &operator=(const creating &) = delete;
+
+ private:
+  static std::atomic<bool> &busy() {
+    static std::atomic<bool> b{false};
+    return b;
+  }
+};
+
 void apply_config(team &t, const symmem_team_config_t *config, long mask) {
   if (config != nullptr && (mask & SYMMEM_TEAM_NUM_CONTEXTS)) {
     t.config.num_contexts = config->num_contexts;
@@ -145,29 +173,8 @@ void apply_config(team &t, const symmem_team_config_t *config, long mask) {
   }
 }
 
-// Creates the team whose members are the parent indices `members` (the same list on every member;
-// empty on PEs outside it). Collective over the parent.
-status split(team &parent, const std::vector<int> &members, const symmem_team_config_t *config, long mask,
-             const core::call_record &rec, symmem_team_t *out, const char *call) {
-  *out = SYMMEM_TEAM_INVALID;
-  // Two splits at once from two threads of one PE could agree on the same slot for two teams.
-  static std::atomic<bool> busy{false};
-  if (busy.exchange(true, std::memory_order_acquire)) {
-    fatal(call, "another thread of this PE is creating a team at the same time; serialise team splits (OpenSHMEM "
-                "allows concurrent splits of different parents, symmem does not yet)");
-  }
-  struct release_busy {
-    ~release_busy() { busy.store(false, std::memory_order_release); }
-  } on_exit;
-  int slot = 0;
-  uint64_t base = 0;
-  SYMMEM_TRY(agree_slot(parent, rec, slot, base, call));
-  if (members.empty()) {
-    return ok_status;
-  }
-  std::vector<int> pes;
-  for (int idx : members) pes.push_back(parent.world(idx));
-  std::lock_guard<std::mutex> lock(ps.mutex);
+// Makes slot `slot` the team of world PEs `pes` (in team order), its epochs from `base`. Holds ps.mutex.
+team &install(int slot, uint64_t base, std::vector<int> pes, const symmem_team_config_t *config, long mask) {
   team &t = pool[slot];
   set_members(t, slot, std::move(pes));
   t.epoch = base;
@@ -176,11 +183,165 @@ status split(team &parent, const std::vector<int> &members, const symmem_team_co
   t.net_done_seen.assign(t.pes.size(), t.bcast_base);
   ps.last_epoch[slot] = base;
   apply_config(t, config, mask);
-  *out = &t;
+  return t;
+}
+
+// Creates the team whose members are the parent indices `members` (the same list on every member;
+// empty on PEs outside it). Collective over the parent.
+status split(team &parent, const std::vector<int> &members, const symmem_team_config_t *config, long mask,
+             const core::call_record &rec, symmem_team_t *out, const char *call) {
+  *out = SYMMEM_TEAM_INVALID;
+  creating busy(call);
+  int slot = 0;
+  uint64_t base = 0;
+  SYMMEM_TRY(agree_slot(parent, rec, slot, base, call));
+  if (members.empty()) {
+    return ok_status;
+  }
+  std::vector<int> pes;
+  for (int idx : members) pes.push_back(parent.world(idx));
+  *out = &install(slot, base, std::move(pes), config, mask);
   return ok_status;
 }
 
+// ---- teams from a unique id -----------------------------------------------------------------------
+
+bool valid_uid(uint64_t u) { return u != 0 && u != ~uint64_t{0}; }
+
+init_board &my_board() {
+  return *reinterpret_cast<init_board *>(g.ctrl_table[static_cast<size_t>(g.my_pe)] + init_board_offset);
+}
+
+// World PE pe's board when it is in the team_init of `uid`: a load on this host, a get of the id
+// and then of the board for a PE on another host (the board holds while its id is set).
+bool read_board(int pe, uint64_t uid, init_board &b, const char *call) {
+  if (char *ctrl = g.ctrl_table[static_cast<size_t>(pe)]) {
+    auto *r = reinterpret_cast<init_board *>(ctrl + init_board_offset);
+    if (std::atomic_ref<uint64_t>(r->uid).load(std::memory_order_acquire) != uid) return false;
+    b = *r;
+    b.uid = uid;
+    return true;
+  }
+  uint64_t u = 0;
+  core::ctrl_get(pe, init_board_offset, &u, sizeof u, call);
+  if (u != uid) return false;
+  core::ctrl_get(pe, init_board_offset, &b, sizeof b, call);
+  return b.uid == uid;
+}
+
+std::string list_text(const std::vector<int> &v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s.empty() ? "none" : s;
+}
+
 }  // namespace
+
+status init_from_uid(uint64_t uid, int npes, int index, const symmem_team_config_t *config, long mask,
+                     uint64_t agree_in, uint64_t *agree_out, symmem_team_t *out, const char *call) {
+  *out = SYMMEM_TEAM_INVALID;
+  ensure_pool(call);
+  if (!valid_uid(uid)) {
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
+                "unique id %#llx was not made by team_get_uniqueid; get one on one PE and hand it to every member",
+                static_cast<unsigned long long>(uid));
+  }
+  if (npes < 1 || npes > g.n_pes) {
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "npes %d: a team has 1 to %d PEs (the job's)", npes, g.n_pes);
+  }
+  if (index < 0 || index >= npes) {
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call,
+                "pe_idx_in_team %d is not a team index of a team of %d PEs; pass 0..%d, each member its own", index,
+                npes, npes - 1);
+  }
+  creating busy(call);
+  init_board &mine = my_board();
+  {
+    std::lock_guard<std::mutex> lock(ps.mutex);
+    mine.index = index;
+    mine.npes = npes;
+    mine.used = ps.used;
+    mine.agree = agree_in;
+    std::copy(std::begin(ps.last_epoch), std::end(ps.last_epoch), mine.last_epoch);
+  }
+  std::atomic_ref<uint64_t>(mine.uid).store(uid, std::memory_order_release);
+
+  std::vector<int> pes(static_cast<size_t>(npes), -1);  // world PE of each team index
+  std::vector<init_board> boards(static_cast<size_t>(npes));
+  std::vector<char> seen(static_cast<size_t>(g.n_pes), 0);
+  int found = 0;
+  core::spin_wait w(call, [&] {
+    std::vector<int> have, at, missing;
+    for (int i = 0; i < npes; ++i) {
+      if (pes[static_cast<size_t>(i)] >= 0) {
+        have.push_back(i);
+        at.push_back(pes[static_cast<size_t>(i)]);
+      } else {
+        missing.push_back(i);
+      }
+    }
+    return strfmt("the members of the team with unique id %#llx (%d PEs) to call team_init: team indices %s found "
+                  "(world PEs %s), team indices %s missing; every member must call it with the same id and npes",
+                  static_cast<unsigned long long>(uid), npes, list_text(have).c_str(), list_text(at).c_str(),
+                  list_text(missing).c_str());
+  });
+  while (found < npes) {
+    for (int p = 0; p < g.n_pes; ++p) {
+      init_board b;
+      if (seen[static_cast<size_t>(p)] || !read_board(p, uid, b, call)) continue;
+      seen[static_cast<size_t>(p)] = 1;
+      // Each finding leaves this PE's board set, so that the other PE finds the same disagreement.
+      if (b.npes != npes) {
+        return fail(SYMMEM_ERR_MISMATCH, call,
+                    "PE %d called team_init with unique id %#llx for a team of %d PEs, this PE for %d; every member "
+                    "must pass the same npes",
+                    p, static_cast<unsigned long long>(uid), b.npes, npes);
+      }
+      int &at = pes[static_cast<size_t>(b.index)];
+      if (at >= 0) {
+        return fail(SYMMEM_ERR_MISMATCH, call,
+                    "PEs %d and %d both called team_init with unique id %#llx as team index %d; each member must pass "
+                    "its own pe_idx_in_team, 0..%d each once",
+                    at, p, static_cast<unsigned long long>(uid), b.index, npes - 1);
+      }
+      at = p;
+      boards[static_cast<size_t>(b.index)] = b;
+      ++found;
+    }
+    if (found < npes) w.pause();
+  }
+
+  uint64_t used = 0, agree = 0, base = 0;
+  for (const init_board &b : boards) {
+    used |= b.used;
+    agree |= b.agree;
+  }
+  const int slot = free_slot(used, call);
+  if (slot < 0) return status(SYMMEM_ERR_OUT_OF_MEMORY);
+  for (const init_board &b : boards) base = std::max(base, b.last_epoch[slot]);
+  team *t = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(ps.mutex);
+    t = &install(slot, base + 2, pes, config, mask);
+  }
+  const core::call_record rec{call_team_init, 1, uid, static_cast<uint64_t>(npes)};
+  status st = sync(*t, rec, call);
+  if (st.ok()) {
+    std::atomic_ref<uint64_t>(mine.uid).store(0, std::memory_order_release);
+    st = sync(*t, rec, call);
+  }
+  if (!st.ok()) {
+    std::lock_guard<std::mutex> lock(ps.mutex);
+    ps.last_epoch[slot] = t->epoch;
+    ps.used &= ~(uint64_t{1} << slot);
+    t->live = false;
+    t->pes.clear();
+    return st;
+  }
+  if (agree_out != nullptr) *agree_out = agree;
+  *out = t;
+  return ok_status;
+}
 
 void prepare_pool() {
   if (ps.nonce.load(std::memory_order_acquire) != g.nonce) setup_pool();
@@ -298,6 +459,36 @@ int symmem_team_split_2d(symmem_team_t parent, int xrange, const symmem_team_con
   status st = split(*p, xs, xconf, xmask, rec, xteam, call);
   if (st.ok()) st = split(*p, ys, yconf, ymask, rec, yteam, call);
   return st.code();
+}
+
+int symmem_team_get_uniqueid(uint64_t *uniqueid) {
+  const char *call = "team_get_uniqueid";
+  core::require_init(call);
+  if (uniqueid == nullptr) {
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "uniqueid is NULL; pass the address of a 64-bit id").code();
+  }
+  static std::atomic<uint64_t> made{0};
+  std::random_device rd;
+  uint64_t z = (static_cast<uint64_t>(rd()) << 32) ^ rd() ^ g.nonce ^ (static_cast<uint64_t>(g.my_pe) << 40) ^
+               made.fetch_add(1, std::memory_order_relaxed);
+  do {  // splitmix64: spreads the bits; never 0 (no id) or all ones (NVSHMEM's invalid id)
+    z += 0x9e3779b97f4a7c15ULL;
+    uint64_t x = z;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    *uniqueid = x ^ (x >> 31);
+  } while (!valid_uid(*uniqueid));
+  return SYMMEM_SUCCESS;
+}
+
+int symmem_team_init(symmem_team_t *team, uint64_t uniqueid, int npes, int pe_idx_in_team,
+                     const symmem_team_config_t *config, long config_mask) {
+  const char *call = "team_init";
+  if (team == nullptr) {
+    core::require_init(call);
+    return fail(SYMMEM_ERR_INVALID_ARGUMENT, call, "team is NULL; pass the address of a team handle").code();
+  }
+  return init_from_uid(uniqueid, npes, pe_idx_in_team, config, config_mask, 0, nullptr, team, call).code();
 }
 
 void symmem_team_destroy(symmem_team_t h) {

@@ -88,6 +88,21 @@ inline constexpr size_t world_xchg_offset = core::ctrl_scratch_offset + max_team
 static_assert(world_xchg_offset + 2 * world_xchg_bytes <= core::ctrl_bytes,
               "team areas and the world's exchange area must fit in the control segment");
 
+// A PE's part in a team made from a unique id (symmem_team_init, team.cpp): the members find one
+// another and agree on the team's slot by reading each other's board, since no parent team links
+// them. `uid` is written last (release) and read first; the rest holds while it is set.
+struct init_board {
+  uint64_t uid;  // the unique id of the team_init this PE is in, 0 when none (through std::atomic_ref)
+  int32_t index;              // this PE's index in that team
+  int32_t npes;               // the team size this PE asked for
+  uint64_t used;              // live team slots on this PE
+  uint64_t agree;             // a mask the members OR together (the device layer's team indices)
+  uint64_t last_epoch[max_teams];
+};
+inline constexpr size_t init_board_offset = world_xchg_offset + 2 * world_xchg_bytes;
+static_assert(init_board_offset % 64 == 0 && init_board_offset + sizeof(init_board) <= core::ctrl_bytes,
+              "the team_init board must fit in the control segment");
+
 }  // namespace symmem::teams
 
 struct symmem_team_s {
@@ -144,6 +159,11 @@ team *lookup(symmem_team_t h, const char *call, bool quiet_invalid = false);
 // The same, fatal instead (for routines that cannot report).
 team &lookup_or_die(symmem_team_t h, const char *call);
 
+// symmem_team_init with a mask that the members OR together (agree_in: this PE's; agree_out: the
+// OR over the team; both may be 0/nullptr). Collective over the members.
+status init_from_uid(uint64_t uid, int npes, int index, const symmem_team_config_t *config, long mask,
+                     uint64_t agree_in, uint64_t *agree_out, symmem_team_t *out, const char *call);
+
 // Dissemination barrier over the team that also compares the members' call records (see sync.cpp).
 status sync(team &t, const core::call_record &rec, const char *call);
 
@@ -157,6 +177,7 @@ enum call : uint32_t {
   call_team_split,
   call_team_split_2d,
   call_team_destroy,
+  call_team_init,
   call_broadcast,
   call_collect,
   call_fcollect,

@@ -56,6 +56,7 @@ std::string describe(const core::call_record &r) {
     case call_team_split_2d: return strfmt("team_split_2d(xrange %llu)", a);
     case call_team_sync: return "team_sync()";
     case call_team_destroy: return "team_destroy()";
+    case call_team_init: return strfmt("team_init(unique id %#llx, npes %llu)", a, static_cast<unsigned long long>(r.b));
     case call_exit: return "the end of a two-barrier collective";
     default: return core::describe_call(r);
   }
@@ -152,6 +153,7 @@ const char *user_call_name(uint32_t id) {
     case teams::call_team_split: return "team_split_strided";
     case teams::call_team_split_2d: return "team_split_2d";
     case teams::call_team_destroy: return "team_destroy";
+    case teams::call_team_init: return "team_init";
     case teams::call_broadcast: return "broadcast";
     case teams::call_collect: return "collect";
     case teams::call_fcollect: return "fcollect";

@@ -1,5 +1,9 @@
 /* Teams: WORLD and SHARED, queries, split_strided, split_2d, translate_pe, get_config, team_ptr,
- * team_sync, destroy, slot reuse, running out of teams, and invalid splits. */
+ * team_sync, destroy, slot reuse, running out of teams, and invalid splits; and symmem's teams from
+ * a unique id (symmem_team_init, NVSHMEM's nvshmemx_team_init), which have no parent.
+ * `conf_teams init_missing`: PE 0 waits in team_init for a member that never comes. */
+#include <unistd.h>
+
 #include "conf.h"
 
 static int *scratch;
@@ -143,15 +147,113 @@ static void test_reuse_and_limit(int me, int n) {
   shmem_team_destroy(again);
 }
 
-int main(void) {
+/* A unique id made on PE `from`, handed to every PE by a broadcast (as a program would by MPI). */
+static uint64_t *uid_box;
+static uint64_t uid_from(int from) {
+  uint64_t *mine = uid_box + 1;
+  *uid_box = 0;
+  *mine = 0;
+  if (shmem_my_pe() == from) CHECK_EQ(symmem_team_get_uniqueid(mine), 0);
+  CHECK_EQ(shmem_uint64_broadcast(SHMEM_TEAM_WORLD, uid_box, mine, 1, from), 0);
+  if (shmem_my_pe() == from) *uid_box = *mine; /* broadcast leaves the root's dest alone (1.5) */
+  CHECK(*uid_box != 0 && *uid_box != ~(uint64_t)0);
+  return *uid_box;
+}
+
+/* The team's members in world PE order by team index, as team_init was told. */
+static void check_members(shmem_team_t t, int size, int my_index, const int *world_of) {
+  CHECK(t != SHMEM_TEAM_INVALID);
+  CHECK_EQ(shmem_team_n_pes(t), size);
+  CHECK_EQ(shmem_team_my_pe(t), my_index);
+  for (int i = 0; i < size; ++i) {
+    CHECK_EQ(shmem_team_translate_pe(t, i, SHMEM_TEAM_WORLD), world_of[i]);
+    CHECK_EQ(shmem_team_translate_pe(SHMEM_TEAM_WORLD, world_of[i], t), i);
+  }
+  check_team_works(t);
+}
+
+static void test_team_init(int me, int n) {
+  int world_of[64];
+  /* Every PE, in reverse order; the id from the last PE. */
+  uint64_t id = uid_from(n - 1);
+  shmem_team_t rev = SHMEM_TEAM_WORLD;
+  CHECK_EQ(symmem_team_init(&rev, id, n, n - 1 - me, NULL, 0), 0);
+  for (int i = 0; i < n; ++i) world_of[i] = n - 1 - i;
+  check_members(rev, n, n - 1 - me, world_of);
+
+  /* Two disjoint teams made at once (evens, odds), each rotated by one, each with its own id; the
+   * reversed team stays live, so these take other slots. */
+  uint64_t ids[2];
+  ids[0] = uid_from(0);
+  ids[1] = uid_from(n - 1);
+  const int par = me % 2, size = par == 0 ? (n + 1) / 2 : n / 2;
+  const int idx = (me / 2 + 1) % size;
+  shmem_team_t half = SHMEM_TEAM_INVALID;
+  CHECK_EQ(symmem_team_init(&half, ids[par], size, idx, NULL, 0), 0);
+  for (int i = 0; i < size; ++i) world_of[(i + 1) % size] = 2 * i + par;
+  check_members(half, size, idx, world_of);
+
+  /* Ten rounds of make and destroy (slots and epochs reused), the members PEs 1..n-1 and the id
+   * from PE 0, which is not one of them. */
+  for (int round = 0; round < 10 && n > 1; ++round) {
+    id = uid_from(0);
+    if (me == 0) continue;
+    shmem_team_t t = SHMEM_TEAM_INVALID;
+    CHECK_EQ(symmem_team_init(&t, id, n - 1, me - 1, NULL, 0), 0);
+    for (int i = 0; i < n - 1; ++i) world_of[i] = i + 1;
+    check_members(t, n - 1, me - 1, world_of);
+    shmem_team_destroy(t);
+  }
+  shmem_team_destroy(half);
+  shmem_team_destroy(rev);
+  shmem_barrier_all();
+
+  /* Bad arguments: an error, no team, no wait. */
+  shmem_team_t bad = SHMEM_TEAM_WORLD;
+  CHECK(symmem_team_init(&bad, 0, n, me, NULL, 0) != 0);
+  CHECK(bad == SHMEM_TEAM_INVALID);
+  id = uid_from(0);
+  CHECK(symmem_team_init(&bad, id, 0, 0, NULL, 0) != 0);
+  CHECK(symmem_team_init(&bad, id, n + 1, me, NULL, 0) != 0);
+  CHECK(symmem_team_init(&bad, id, n, n, NULL, 0) != 0);
+  CHECK(symmem_team_init(NULL, id, n, me, NULL, 0) != 0);
+  CHECK(symmem_team_get_uniqueid(NULL) != 0);
+  /* Members that disagree both get the error: PE 0 asks for 2 PEs, PE 1 for 3; then two PEs that
+   * both take index 0. */
+  if (n >= 3 && me < 2) {
+    CHECK_EQ(symmem_team_init(&bad, id, 2 + me, me, NULL, 0), SYMMEM_ERR_MISMATCH);
+    CHECK(bad == SHMEM_TEAM_INVALID);
+  }
+  /* (a PE's board stays set after such an error until its next team_init: the barrier lets the
+   * other PE find the disagreement before the next test sets PE 1's board again) */
+  shmem_barrier_all();
+  id = uid_from(1 % n);
+  if (n >= 2 && me < 2) {
+    CHECK_EQ(symmem_team_init(&bad, id, 2, 0, NULL, 0), SYMMEM_ERR_MISMATCH);
+    CHECK(bad == SHMEM_TEAM_INVALID);
+  }
+  shmem_barrier_all();
+}
+
+int main(int argc, char **argv) {
   shmem_init();
   int me = shmem_my_pe(), n = shmem_n_pes();
   scratch = (int *)conf_malloc(sizeof(int) * (size_t)(n + 1));
+  uid_box = (uint64_t *)shmem_malloc(2 * sizeof(uint64_t));
+  if (argc > 1 && strcmp(argv[1], "init_missing") == 0) {
+    uint64_t id = uid_from(0);
+    shmem_team_t t;
+    if (me == 0) symmem_team_init(&t, id, 2, 0, NULL, 0); /* PE 1 never comes: the wait limit ends it */
+    sleep(60);
+    return 1;
+  }
   test_predefined(me, n);
   test_strided(me, n);
   test_2d(me, n);
   test_invalid(n);
   test_reuse_and_limit(me, n);
+  if (n <= 64) test_team_init(me, n);
+  shmem_free(uid_box);
   conf_free(scratch);
   shmem_finalize();
   if (me == 0) printf("conf_teams: %d PEs ok\n", n);

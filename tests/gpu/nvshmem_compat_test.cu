@@ -281,6 +281,62 @@ void tile_checks(int me, int npes) {
   nvshmem_free(sym);
 }
 
+// A team from a unique id (nvshmemx_team_init) whose team order is the world's rotated by one:
+// not evenly spaced in world PE numbers, so kernels find its members by list.
+__global__ void uid_team_kernel(nvshmem_team_t t, int *src, int *all, int *sum, int *ok) {
+  const int me = nvshmem_my_pe(), npes = nvshmem_n_pes(), idx = (me + 1) % npes;
+  int good = nvshmem_team_my_pe(t) == idx && nvshmem_team_n_pes(t) == npes &&
+             nvshmem_team_translate_pe(NVSHMEM_TEAM_WORLD, me, t) == idx;
+  for (int i = 0; i < npes; ++i) good &= nvshmem_team_translate_pe(t, i, NVSHMEM_TEAM_WORLD) == (i - 1 + npes) % npes;
+  *src = 100 + me;
+  nvshmem_barrier(t);
+  nvshmem_int_fcollect(t, all, src, 1);
+  nvshmem_int_sum_reduce(t, sum, src, 1);
+  nvshmem_team_sync(t);
+  *ok = good;
+}
+
+void uid_team_checks(int me, int npes) {
+  auto *box = (nvshmemx_team_uniqueid_t *)nvshmem_malloc(sizeof(nvshmemx_team_uniqueid_t));
+  int *buf = (int *)nvshmem_malloc((2 * npes + 4) * sizeof(int));
+  if (me == 0) {
+    nvshmemx_team_uniqueid_t id = 0;
+    EXPECT(nvshmemx_team_get_uniqueid(&id) == 0, "nvshmemx_team_get_uniqueid");
+    for (int p = 0; p < npes; ++p) nvshmem_putmem(box, &id, sizeof id, p);
+  }
+  nvshmem_barrier_all();
+  nvshmem_team_config_t config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  CK(cudaMemcpy(&config.uniqueid, box, sizeof config.uniqueid, cudaMemcpyDeviceToHost));
+  nvshmem_team_t t = NVSHMEM_TEAM_INVALID;
+  int rc = nvshmemx_team_init(&t, &config, NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, npes, (me + 1) % npes);
+  EXPECT(rc == 0 && t != NVSHMEM_TEAM_INVALID, "nvshmemx_team_init returned %d", rc);
+  nvshmem_team_config_t got = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  nvshmem_team_get_config(t, &got);
+  EXPECT(got.uniqueid == config.uniqueid, "nvshmem_team_get_config: unique id");
+  CK(cudaMemset(buf, 0xA5, (2 * npes + 4) * sizeof(int)));
+  nvshmem_barrier_all();
+  int *src = buf, *sum = buf + 1, *ok = buf + 2, *all = buf + 4;
+  uid_team_kernel<<<1, 1>>>(t, src, all, sum, ok);
+  CK(cudaDeviceSynchronize());
+  std::vector<int> h(2 * npes + 4);
+  CK(cudaMemcpy(h.data(), buf, h.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  EXPECT(h[2] == 1, "PE %d: team geometry in a kernel (team from a unique id)", me);
+  EXPECT(h[1] == 100 * npes + npes * (npes - 1) / 2, "PE %d: sum_reduce on the team: %d", me, h[1]);
+  for (int i = 0; i < npes; ++i)
+    EXPECT(h[4 + i] == 100 + (i - 1 + npes) % npes, "PE %d: fcollect on the team: [%d] = %d", me, i, h[4 + i]);
+  // and a host collective on a stream over it
+  CK(cudaMemset(all, 0xA5, npes * sizeof(int)));
+  nvshmemx_int_fcollect_on_stream(t, all, src, 1, 0);
+  CK(cudaStreamSynchronize(0));
+  CK(cudaMemcpy(h.data(), all, npes * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < npes; ++i)
+    EXPECT(h[i] == 100 + (i - 1 + npes) % npes, "PE %d: fcollect_on_stream on the team: [%d] = %d", me, i, h[i]);
+  nvshmem_team_destroy(t);
+  nvshmem_barrier_all();
+  nvshmem_free(buf);
+  nvshmem_free(box);
+}
+
 int main() {
   gt::skip_without_gpu("nvshmem_compat_test");
   nvshmem_init();
@@ -316,6 +372,7 @@ int main() {
   self_outside_heap_check(me);
   tile_checks(me, npes);
   qp_checks(me, npes);
+  uid_team_checks(me, npes);
 
   nvshmem_team_t even = NVSHMEM_TEAM_INVALID;
   int rc = nvshmem_team_split_strided(NVSHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);

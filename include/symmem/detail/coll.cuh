@@ -59,7 +59,7 @@ __device__ __forceinline__ T combine(T a, T b) {
   }
 }
 
-__device__ __forceinline__ int member_pe(const symmem_device_team &t, int i) { return t.start + i * t.stride; }
+__device__ __forceinline__ int member_pe(const symmem_device_team &t, int i) { return team_member(t, i); }
 
 /* ---- data phases: thread `tid` of `nth` cooperating threads ----------------------------------- */
 template <typename T>

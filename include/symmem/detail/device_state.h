@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define SYMMEM_DEVICE_STATE_VERSION 6
+#define SYMMEM_DEVICE_STATE_VERSION 7
 /* Peers listed inline (in __constant__ memory); more PEs use peer_base_ext. Kept small because
  * every translation unit that includes device.cuh holds its own copy, and an -rdc program links
  * them all into one module with 64 KiB of constant memory. */
@@ -53,12 +53,15 @@ extern "C" {
 #define SYMMEM_DEVICE_LL_AREA_BYTES \
   (SYMMEM_DEVICE_LL_TEAMS * (SYMMEM_DEVICE_LL_TEAM_BYTES + SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES))
 
-/* A team as kernels see it: world PE of member i is start + i * stride. size 0: no such team. */
+/* A team as kernels see it: world PE of member i is start + i * stride, or pes[i] for a team whose
+ * members are not evenly spaced in world PE numbers (a team from a unique id). size 0: no such team. */
 typedef struct symmem_device_team {
   int32_t start;
   int32_t stride;
   int32_t size;
-  int32_t my_index; /* this PE's index in the team; -1 when it is not a member */
+  int32_t my_index;       /* this PE's index in the team; -1 when it is not a member */
+  const int32_t *pes;     /* device memory: world PE of each member; NULL when start and stride say it */
+  const int32_t *host_pes; /* the same list in host memory, for the runtime's host code */
 } symmem_device_team;
 
 typedef struct symmem_device_state {

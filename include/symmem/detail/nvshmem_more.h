@@ -172,8 +172,6 @@ SYMMEM_P2P_SYNC_TYPES(SYMMEM_NVM_WAITS)
 #undef SYMMEM_NVM_WAITS
 
 /* ---- names symmem does not provide --------------------------------------------------------------- */
-SYMMEM_NV_UNSUPPORTED(nvshmemx_team_init, "teams from a unique id are not provided; split NVSHMEM_TEAM_WORLD instead")
-SYMMEM_NV_UNSUPPORTED(nvshmemx_team_get_uniqueid, "teams from a unique id are not provided; split NVSHMEM_TEAM_WORLD instead")
 #define SYMMEM_NVM_PUT6 "NVSHMEM's headers declare the put6 names by a slip for put16; call nvshmemx_put16_signal_*"
 SYMMEM_NV_UNSUPPORTED(nvshmemx_put6_signal_warp, SYMMEM_NVM_PUT6)
 SYMMEM_NV_UNSUPPORTED(nvshmemx_put6_signal_block, SYMMEM_NVM_PUT6)

@@ -284,7 +284,7 @@ SYMMEM_COLD void remote_barrier(int team, symmem_device_team t) {
   uint64_t *ep = &mine->barrier_epoch;
   const uint64_t epoch = ld_relaxed(ep, true) + 1;
   for (int k = 0, dist = 1; dist < t.size; ++k, dist <<= 1) {
-    const int to = t.start + ((t.my_index + dist) % t.size) * t.stride;
+    const int to = team_member(t, (t.my_index + dist) % t.size);
     const uint64_t b = base_of(to);
     if (b != 0) {
       st_release((uint64_t *)(b + ((uint64_t)&sym->slot[k][0] - s.heap_base)), epoch, gs);
