@@ -388,7 +388,9 @@ SYMMEM_NV_HD void nvshmem_putmem_signal_nbi(void *d, const void *s, size_t n, ui
   SYMMEM_NV_SIDE(SYMMEM_NV_DEV::putmem_signal_nbi(d, s, n, sig, v, op, pe),
                  symmem_putmem_signal_nbi(d, s, n, sig, v, op, pe));
 }
-SYMMEM_NV_HD uint64_t nvshmem_signal_fetch(const uint64_t *sig) {
+/* NVSHMEM's parameter is not a pointer to const (its type, so a program's function pointer to it
+ * compiles). */
+SYMMEM_NV_HD uint64_t nvshmem_signal_fetch(uint64_t *sig) {
   return SYMMEM_NV_SIDE(SYMMEM_NV_DEV::signal_fetch(sig), symmem_signal_fetch(sig));
 }
 SYMMEM_NV_HD uint64_t nvshmem_signal_wait_until(uint64_t *sig, int cmp, uint64_t v) {
