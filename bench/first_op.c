@@ -6,7 +6,9 @@
  * second one made after the first was destroyed, each first and then ROUNDS times; then 500
  * fetch-adds on PE n/2 while that PE waits in a reduction, the job's first one and then a later one
  * (OSU's osu_oshm_atomics times its first row so: its other PEs wait in shmem_double_sum_to_all),
- * and PE 0's own time in each of the two reductions (it comes last); microseconds.
+ * and PE 0's own time in each of the two reductions (it comes last); then the job's first 64 KiB
+ * reduction (8192 longs per PE, after a barrier) against the mean of the last 10 of 20 more;
+ * microseconds.
  *
  *   first_op [ROUNDS]   (default 2000)
  * Output: one CSV line per operation, "op,first_us,warm_us". */
@@ -18,6 +20,9 @@
 static long psync[SHMEM_REDUCE_SYNC_SIZE];
 static double pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 static double red_in, red_out;
+#define BIG 8192 /* longs: 64 KiB */
+static long psync2[SHMEM_REDUCE_SYNC_SIZE];
+static long big_wrk[BIG / 2 + 1 + SHMEM_REDUCE_MIN_WRKDATA_SIZE];
 
 static double now_us(void) {
   struct timespec t;
@@ -97,6 +102,23 @@ int main(int argc, char **argv) {
     printf("int_fetch_add_in_reduce,%.1f,%.2f\n", during[0], during[1]);
     printf("double_sum_to_all,%.1f,%.2f\n", reduce[0], reduce[1]);
   }
+  /* The first large reduction: its data lands in memory the job has not written yet. */
+  long *big_in = shmem_calloc(BIG, sizeof(long)), *big_out = shmem_calloc(BIG, sizeof(long));
+  for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; ++i) psync2[i] = SHMEM_SYNC_VALUE;
+  double big_first = 0, big_warm = 0;
+  for (int k = 0; k < 21; ++k) {
+    for (int i = 0; i < BIG; ++i) big_in[i] = me + i + k;
+    shmem_barrier_all();
+    const double t0 = now_us();
+    shmem_long_sum_to_all(big_out, big_in, BIG, 0, 0, shmem_n_pes(), big_wrk, psync2);
+    const double t = now_us() - t0;
+    if (k == 0) big_first = t;
+    if (k >= 11) big_warm += t / 10;
+  }
+  if (me == 0 && peer != 0) printf("long_sum_to_all_64k,%.1f,%.2f\n", big_first, big_warm);
+  shmem_barrier_all();
+  shmem_free(big_out);
+  shmem_free(big_in);
   shmem_barrier_all();
   shmem_free(c);
   shmem_free(w);

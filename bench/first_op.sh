@@ -47,9 +47,9 @@ osh+=(--rankfile "$out/rankfile" -np 2 --host "$A:1,$B:1")
 sym=("$build/tools/symmem-run" --launch-agent "$NETNS_AGENT" --hosts "$A:1,$B:1")
 echo "library,round,op,first_us,warm_us" >"$out/runs.csv"
 for r in $(seq 1 "$rounds"); do
-  timeout 60 "${osh[@]}" "$out/first_op_oshmem" 2>&1 | grep -E '^[a-z_+]+,[0-9]' | sed "s/^/oshmem,$r,/" >>"$out/runs.csv"
+  timeout 60 "${osh[@]}" "$out/first_op_oshmem" 2>&1 | grep -E '^[a-z0-9_+]+,[0-9]' | sed "s/^/oshmem,$r,/" >>"$out/runs.csv"
   pkill -9 -f "$out/first_op_oshmem" 2>/dev/null
-  timeout 60 "${sym[@]}" "$build/bench/first_op" 2>&1 | grep -E '^[a-z_+]+,[0-9]' | sed "s/^/symmem,$r,/" >>"$out/runs.csv"
+  timeout 60 "${sym[@]}" "$build/bench/first_op" 2>&1 | grep -E '^[a-z0-9_+]+,[0-9]' | sed "s/^/symmem,$r,/" >>"$out/runs.csv"
 done
 # The first python3 on PATH may lack matplotlib while Debian's /usr/bin/python3 has it: the plot
 # comes from whichever imports it (the table from either).
@@ -61,7 +61,7 @@ done
 import csv, statistics, sys, os
 out = sys.argv[1]
 rows = list(csv.DictReader(open(os.path.join(out, "runs.csv"))))
-order = ["long_p+quiet", "long_g", "int_fetch_add", "ctx_long_p+quiet", "ctx_again_long_p+quiet", "int_fetch_add_in_reduce", "double_sum_to_all"]
+order = ["long_p+quiet", "long_g", "int_fetch_add", "ctx_long_p+quiet", "ctx_again_long_p+quiet", "int_fetch_add_in_reduce", "double_sum_to_all", "long_sum_to_all_64k"]
 ops = sorted({r["op"] for r in rows}, key=lambda o: order.index(o) if o in order else 9)
 def med(lib, op, col):
     v = [float(r[col]) for r in rows if r["library"] == lib and r["op"] == op]

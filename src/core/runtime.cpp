@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "coll/coll.h"
 #include "common/phases.h"
 #include "core/guard.h"
 #include "core/proxy_exec.h"
@@ -366,6 +367,7 @@ int symmem_init_thread(int requested, int *provided) {
   g.phase.store(1);
   core::set_world(g.my_pe, g.n_pes);
   teams::prepare_pool();
+  coll::prepare_net();
   core::after_init();
   return SYMMEM_SUCCESS;
 }
