@@ -206,6 +206,7 @@ status split(team &parent, const std::vector<int> &members, const symmem_team_co
   }
   std::vector<int> pes;
   for (int idx : members) pes.push_back(parent.world(idx));
+  std::lock_guard<std::mutex> lock(ps.mutex);
   *out = &install(slot, base, std::move(pes), config, mask);
   return ok_status;
 }
@@ -262,6 +263,7 @@ status init_from_uid(uint64_t uid, int npes, int index, const symmem_team_config
   }
   creating busy(call);
   init_board &mine = my_board();
+  std::atomic_ref<uint64_t>(mine.uid).store(0, std::memory_order_release);  // left set by a failed call
   {
     std::lock_guard<std::mutex> lock(ps.mutex);
     mine.index = index;
@@ -297,7 +299,7 @@ status init_from_uid(uint64_t uid, int npes, int index, const symmem_team_config
       if (seen[static_cast<size_t>(p)] || !read_board(p, uid, b, call)) continue;
       seen[static_cast<size_t>(p)] = 1;
       // Each finding leaves this PE's board set, so that the other PE finds the same disagreement.
-      if (b.npes != npes) {
+      if (b.npes != npes || b.index < 0 || b.index >= npes) {
         return fail(SYMMEM_ERR_MISMATCH, call,
                     "PE %d called team_init with unique id %#llx for a team of %d PEs, this PE for %d; every member "
                     "must pass the same npes",
