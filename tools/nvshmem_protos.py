@@ -104,19 +104,25 @@ class Decl:
                                  " noexcept" if self.noexcept else "")
 
 
+def past_parens(toks, i):
+    """The index just past the ')' that closes the '(' at toks[i] (len(toks) when none does)."""
+    depth, j = 0, i
+    while j < len(toks):
+        depth += toks[j] == "("
+        depth -= toks[j] == ")"
+        j += 1
+        if depth == 0:
+            break
+    return j
+
+
 def strip_attributes(toks):
     """Removes __attribute__((...)), __declspec(...) and [[...]]; returns (tokens, attribute text)."""
     out, attrs, i = [], [], 0
     while i < len(toks):
         t = toks[i]
         if t in ("__attribute__", "__declspec", "__location__") and i + 1 < len(toks) and toks[i + 1] == "(":
-            depth, j = 0, i + 1
-            while j < len(toks):
-                depth += toks[j] == "("
-                depth -= toks[j] == ")"
-                j += 1
-                if depth == 0:
-                    break
+            j = past_parens(toks, i + 1)
             attrs.append("".join(toks[i:j]))
             i = j
             continue
@@ -270,13 +276,7 @@ def function_of(cur, where, pass_name):
     if not ret or "=" in ret or "," in ret:
         return None
     # The parameter list.
-    depth, j = 0, k
-    while j < len(toks):
-        depth += toks[j] == "("
-        depth -= toks[j] == ")"
-        j += 1
-        if depth == 0:
-            break
+    j = past_parens(toks, k)
     inner = toks[k + 1:j - 1]
     tail = toks[j:]
     if tail and tail[0] == "(":

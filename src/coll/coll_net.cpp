@@ -19,8 +19,6 @@
 // every member. Each block carries its exchange number and the sender's call record, so a member
 // reads only blocks of this call and names the members that made another call (the check the
 // entry barrier does elsewhere).
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -33,11 +31,8 @@
 #include "core/remote.h"
 #include "core/sync.h"
 #include "core/wait.h"
+#include "mem/vaspace.h"
 #include "net/net_plugin.h"
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  // Linux 5.14
-#endif
 
 namespace symmem::coll {
 namespace {
@@ -803,8 +798,7 @@ void prepare_net() {
   // for 132 KiB on a virtual machine) instead of faulting in at the first large collective (16
   // pages of a 64 KiB reduction: 0.3 ms there).
   const size_t n = sizeof(xchg_tag) + teams::world_xchg_bytes / 2;
-  const uintptr_t at = reinterpret_cast<uintptr_t>(xchg_msg.get(n)), page = at & ~uintptr_t{4095};
-  (void)::madvise(reinterpret_cast<void *>(page), n + (at - page), MADV_POPULATE_WRITE);
+  mem::populate(xchg_msg.get(n), n);
 }
 
 }  // namespace symmem::coll

@@ -260,7 +260,7 @@ __global__ void team_agree_kernel(int parent, uint64_t *out) {
   uint64_t m = 0;
   // g, not a load: a member on another host is read through the proxy ring.
   const symmem_device_sync *sync = (const symmem_device_sync *)(dd::st().heap_base + dd::st().sync_offset);
-  for (int i = 0; i < t.size; ++i) m |= sd::g(&sync->team_masks[0][0], dd::member_pe(t, i));
+  for (int i = 0; i < t.size; ++i) m |= sd::g(&sync->team_masks[0][0], dd::team_member(t, i));
   sd::team_barrier(parent);
   *(volatile uint64_t *)out = m;
   __threadfence_system();

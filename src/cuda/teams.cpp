@@ -79,6 +79,14 @@ status push_table() {
   return e == CUDA_SUCCESS ? ok_status : cu_fail(e, "team_split", "updating the device team table", "check the GPU");
 }
 
+// The lowest split index that `used` leaves free, or -1.
+int lowest_free(uint64_t used) {
+  for (int i = first_split_index; i < SYMMEM_DEVICE_MAX_TEAMS; ++i) {
+    if ((used & (uint64_t{1} << i)) == 0) return i;
+  }
+  return -1;
+}
+
 uint64_t used_mask() {
   uint64_t m = 0;
   for (size_t i = 0; i < g_teams.size(); ++i) m |= g_teams[i].geo.size > 0 ? uint64_t{1} << i : 0;
@@ -100,10 +108,7 @@ int agree_free_index(int parent) {
     }
     all = *static_cast<volatile uint64_t *>(g_agree_out);
   }
-  for (int i = first_split_index; i < SYMMEM_DEVICE_MAX_TEAMS; ++i) {
-    if ((all & (uint64_t{1} << i)) == 0) return i;
-  }
-  return -1;
+  return lowest_free(all);
 }
 
 int check_parent(int parent, const char *call) {
@@ -294,12 +299,8 @@ int symmem_team_index_init(int *index, uint64_t uniqueid, int npes, int pe_idx_i
   const symmem::status st =
       symmem::teams::init_from_uid(uniqueid, npes, pe_idx_in_team, config, config_mask, mine, &all, &t, call);
   if (!st.ok()) return st.code();
-  int idx = -1;
-  for (int i = sc::first_split_index; i < SYMMEM_DEVICE_MAX_TEAMS && idx < 0; ++i) {
-    if ((all & (uint64_t{1} << i)) == 0) idx = i;
-  }
   std::lock_guard lock(sc::g_mutex);
-  if (sc::take_index(idx, t, index, call) != 0) return -1;
+  if (sc::take_index(sc::lowest_free(all), t, index, call) != 0) return -1;
   sc::g_teams[static_cast<size_t>(*index)].uid = uniqueid;
   return sc::push_table().ok() ? 0 : -1;
 }

@@ -58,6 +58,14 @@ void unmap(uintptr_t addr, size_t size) {
   }
 }
 
+void populate(const void *addr, size_t size) {
+#ifndef MADV_POPULATE_WRITE
+  constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14
+#endif
+  const uintptr_t at = reinterpret_cast<uintptr_t>(addr), page = at & ~uintptr_t{4095};
+  (void)::madvise(reinterpret_cast<void *>(page), size + (at - page), MADV_POPULATE_WRITE);
+}
+
 bool make_guard(uintptr_t addr, size_t size) {
   void *p = ::mmap(reinterpret_cast<void *>(addr), size, PROT_NONE, reserve_flags | MAP_FIXED, -1, 0);
   return p != MAP_FAILED;

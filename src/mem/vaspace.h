@@ -53,5 +53,9 @@ uintptr_t reserve_anywhere(size_t size, size_t align);
 // Replaces [addr, addr+size) with an inaccessible reservation (the guard left after finalize).
 bool make_guard(uintptr_t addr, size_t size);
 void unmap(uintptr_t addr, size_t size);
+// Makes the pages of [addr, addr+size) now, as writes would, without changing what they hold (one
+// MADV_POPULATE_WRITE instead of a page fault at each page's first write; nothing on kernels
+// before Linux 5.14). addr need not be page-aligned.
+void populate(const void *addr, size_t size);
 
 }  // namespace symmem::mem

@@ -5,8 +5,6 @@
 // there; one all-gather over the parent's scratch gives everyone the same inputs, so everyone picks
 // the same lowest slot free on all of them and starts the team's epochs above every old epoch of
 // that slot. PEs outside the new team only take part in the all-gather.
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -16,11 +14,8 @@
 #include "core/remote.h"
 #include "core/sync.h"
 #include "core/wait.h"
+#include "mem/vaspace.h"
 #include "teams/team.h"
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  // Linux 5.14
-#endif
 
 using symmem::core::g;
 
@@ -360,12 +355,8 @@ void prepare_pool() {
   // 1.7 ms (OSHMEM 0.6, bench/first_op.sh). Their pages are made here in one call instead
   // (0.3-0.4 ms for the 528 KiB exchange area on that machine); contents are not changed, so data
   // that already landed stays. Kernels without MADV_POPULATE_WRITE (before Linux 5.14) skip it.
-  auto populate = [](const void *p, size_t n) {
-    const uintptr_t at = reinterpret_cast<uintptr_t>(p), page = at & ~uintptr_t{4095};  // madvise wants a page
-    (void)::madvise(reinterpret_cast<void *>(page), n + (at - page), MADV_POPULATE_WRITE);
-  };
-  populate(g.ctrl_table[static_cast<size_t>(g.my_pe)] + world_xchg_offset, 2 * world_xchg_bytes);
-  populate(area(pool[0], g.my_pe), sizeof(team_area));
+  mem::populate(g.ctrl_table[static_cast<size_t>(g.my_pe)] + world_xchg_offset, 2 * world_xchg_bytes);
+  mem::populate(area(pool[0], g.my_pe), sizeof(team_area));
 }
 
 team *lookup(symmem_team_t h, const char *call, bool quiet_invalid) {

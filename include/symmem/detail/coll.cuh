@@ -59,14 +59,13 @@ __device__ __forceinline__ T combine(T a, T b) {
   }
 }
 
-__device__ __forceinline__ int member_pe(const symmem_device_team &t, int i) { return team_member(t, i); }
 
 /* ---- data phases: thread `tid` of `nth` cooperating threads ----------------------------------- */
 template <typename T>
 __device__ __forceinline__ void broadcast_data(const symmem_device_team &t, T *dest, const T *src, size_t n, int root,
                                                size_t tid, size_t nth) {
   if ((unsigned)root >= (unsigned)t.size) bad_target(src, root, "broadcast (root is not a member of the team)");
-  const char *from = (const char *)peer(src, member_pe(t, root), "broadcast");
+  const char *from = (const char *)peer(src, team_member(t, root), "broadcast");
   copy_bytes((char *)dest, from, n * sizeof(T), tid, nth);
 }
 
@@ -77,7 +76,7 @@ __device__ __forceinline__ void fcollect_data(const symmem_device_team &t, T *de
                                               size_t tid, size_t nth) {
   for (int k = 0; k < t.size; ++k) {
     const int j = (t.my_index + k) % t.size;
-    copy_bytes((char *)(dest + (size_t)j * n), (const char *)peer(src, member_pe(t, j), "fcollect"), n * sizeof(T),
+    copy_bytes((char *)(dest + (size_t)j * n), (const char *)peer(src, team_member(t, j), "fcollect"), n * sizeof(T),
                tid, nth);
   }
 }
@@ -87,7 +86,7 @@ __device__ __forceinline__ void alltoall_data(const symmem_device_team &t, T *de
                                               size_t tid, size_t nth) {
   for (int k = 0; k < t.size; ++k) {
     const int j = (t.my_index + k) % t.size;
-    const T *from = peer(src + (size_t)t.my_index * n, member_pe(t, j), "alltoall");
+    const T *from = peer(src + (size_t)t.my_index * n, team_member(t, j), "alltoall");
     copy_bytes((char *)(dest + (size_t)j * n), (const char *)from, n * sizeof(T), tid, nth);
   }
 }
@@ -95,8 +94,8 @@ __device__ __forceinline__ void alltoall_data(const symmem_device_team &t, T *de
 /* Element i of the reduction over the members' src[i], members in team order. */
 template <int OP, typename T>
 __device__ __forceinline__ T reduce_elem(const symmem_device_team &t, const T *src, size_t i) {
-  T acc = peer(src, member_pe(t, 0), "reduce")[i];
-  for (int j = 1; j < t.size; ++j) acc = combine<OP>(acc, peer(src, member_pe(t, j), "reduce")[i]);
+  T acc = peer(src, team_member(t, 0), "reduce")[i];
+  for (int j = 1; j < t.size; ++j) acc = combine<OP>(acc, peer(src, team_member(t, j), "reduce")[i]);
   return acc;
 }
 
@@ -112,7 +111,7 @@ __device__ __forceinline__ void reduce_data(const symmem_device_team &t, T *dest
   if (t.size <= kRegs) {
     const T *m[kRegs];
 #pragma unroll
-    for (int j = 0; j < kRegs; ++j) m[j] = j < t.size ? peer(src, member_pe(t, j), "reduce") + first : nullptr;
+    for (int j = 0; j < kRegs; ++j) m[j] = j < t.size ? peer(src, team_member(t, j), "reduce") + first : nullptr;
 #pragma unroll 4
     for (size_t i = tid; i < n; i += nth) {
       T acc = m[0][i];
@@ -135,7 +134,7 @@ __device__ __forceinline__ void reduce_data(const symmem_device_team &t, T *dest
 __device__ __forceinline__ bool any_remote(const symmem_device_team &t) {
   if (symmem_state_.proxy_ring == 0) return false;
   for (int i = 0; i < t.size; ++i)
-    if (peer_entry(member_pe(t, i)) == 0) return true;
+    if (peer_entry(team_member(t, i)) == 0) return true;
   return false;
 }
 
@@ -152,7 +151,7 @@ __device__ __forceinline__ void broadcast_push(const symmem_device_team &t, T *d
   if (t.my_index != root) return;  // broadcast() has checked the root
   for (int k = 0; k < t.size; ++k) {
     const int j = (t.my_index + k) % t.size;
-    push_bytes((char *)dest, (const char *)src, n * sizeof(T), member_pe(t, j), tid, nth, "broadcast");
+    push_bytes((char *)dest, (const char *)src, n * sizeof(T), team_member(t, j), tid, nth, "broadcast");
   }
 }
 
@@ -161,7 +160,7 @@ __device__ __forceinline__ void fcollect_push(const symmem_device_team &t, T *de
                                               size_t nth) {
   for (int k = 0; k < t.size; ++k) {
     const int j = (t.my_index + k) % t.size;
-    push_bytes((char *)(dest + (size_t)t.my_index * n), (const char *)src, n * sizeof(T), member_pe(t, j), tid, nth,
+    push_bytes((char *)(dest + (size_t)t.my_index * n), (const char *)src, n * sizeof(T), team_member(t, j), tid, nth,
                "fcollect");
   }
 }
@@ -172,7 +171,7 @@ __device__ __forceinline__ void alltoall_push(const symmem_device_team &t, T *de
   for (int k = 0; k < t.size; ++k) {
     const int j = (t.my_index + k) % t.size;
     push_bytes((char *)(dest + (size_t)t.my_index * n), (const char *)(src + (size_t)j * n), n * sizeof(T),
-               member_pe(t, j), tid, nth, "alltoall");
+               team_member(t, j), tid, nth, "alltoall");
   }
 }
 
@@ -352,7 +351,7 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
   const uint32_t *in = (const uint32_t *)src;
   for (int k = 1; k < t.size; ++k) {  // the right neighbour first, as the other collectives
     const int j = (t.my_index + k) % t.size;
-    ll_store(peer((uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES), member_pe(t, j), "fcollect"),
+    ll_store(peer((uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES), team_member(t, j), "fcollect"),
              flag, in, words, G::idx(), G::size());
   }
   uint32_t *out = (uint32_t *)dest;
@@ -395,7 +394,7 @@ __device__ __forceinline__ void broadcast_ll(int team, const symmem_device_team 
   uint32_t *out = (uint32_t *)dest;
   if (t.my_index == root) {
     for (int k = 1; k < t.size; ++k)  // the root's right neighbour first
-      ll_store(peer((uint64_t *)at, member_pe(t, (root + k) % t.size), "broadcast"), flag, in, words, G::idx(), G::size());
+      ll_store(peer((uint64_t *)at, team_member(t, (root + k) % t.size), "broadcast"), flag, in, words, G::idx(), G::size());
     if (dest != src)
       for (size_t w = G::idx(); w < words; w += G::size()) out[w] = in[w];
   } else {
@@ -434,7 +433,7 @@ SYMMEM_COLD void fetch_remote_members(const symmem_device_team &t, char *scratch
     posted = 0;
   };
   for (int j = 0; j < t.size; ++j) {
-    const int pe = member_pe(t, j);
+    const int pe = team_member(t, j);
     if (base_of(pe) != 0) continue;
     ring_for(src, bytes, pe, "reduce");
     tickets[posted++] = post(r, request(SYMMEM_PROXY_GET, pe, (uint64_t)(scratch + (size_t)slot++ * slot_bytes),
@@ -462,7 +461,7 @@ __device__ __forceinline__ void reduce_remote(int team, const symmem_device_team
                                               size_t first, size_t n, bool in_place) {
   const symmem_device_state &s = symmem_state_;
   int remote = 0;
-  for (int j = 0; j < t.size; ++j) remote += base_of(member_pe(t, j)) == 0;
+  for (int j = 0; j < t.size; ++j) remote += base_of(team_member(t, j)) == 0;
   const size_t chunk = SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES / (((size_t)remote + (in_place ? 1 : 0)) * sizeof(T));
   if (chunk == 0) reduce_scratch_too_small(remote, sizeof(T), "reduce");
   T *scratch = (T *)(s.heap_base + s.reduce_scratch_offset + (size_t)team * SYMMEM_DEVICE_REDUCE_SCRATCH_BYTES);
@@ -476,7 +475,7 @@ __device__ __forceinline__ void reduce_remote(int team, const symmem_device_team
     for (size_t i = G::idx(); i < m; i += G::size()) {
       T acc{};
       for (int j = 0, r = 0; j < t.size; ++j) {
-        const uint64_t b = base_of(member_pe(t, j));
+        const uint64_t b = base_of(team_member(t, j));
         const T v = b != 0 ? *(const T *)(b + ((uint64_t)(from + base + i) - s.heap_base)) : scratch[(size_t)r++ * chunk + i];
         acc = j == 0 ? v : combine<OP>(acc, v);
       }
