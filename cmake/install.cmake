@@ -73,10 +73,19 @@ if(SYMMEM_HAVE_CUDA)
   # older -lnvshmem), a CMake project that calls find_package(NVSHMEM) with NVSHMEM_PREFIX.
   #   include/                symmem's headers
   #   lib/libnvshmem_host.so  a linker script: libsymmem and the shared CUDA runtime. nvcc links the
-  #   lib/libnvshmem.so       static runtime by default; naming the shared one first leaves the
+  #                           static runtime by default; naming the shared one first leaves the
   #                           program and libsymmem one copy of it, as symmem-nvcc's -cudart shared
   #   lib/libnvshmem_device.a libsymmem_device.a: the device API's cold paths with a register limit
   #                           (include/symmem/detail/cold.h)
+  #   lib/libnvshmem.a        for the older single -lnvshmem (NVSHMEM's own is a static library): an
+  #                           archive of the same cold paths and of libsymmem.so itself. nvlink takes
+  #                           the first of libX.so and libX.a it finds and reads device code from
+  #                           archives only, so a linker script named libnvshmem.so would hide the
+  #                           cold paths from it (kernels then keep the registers of paths compiled
+  #                           without the limit: jacobi at 48 instead of 32). GNU ld links a shared
+  #                           object found in an archive as if named on the line (DT_NEEDED
+  #                           libsymmem.so.N). The CUDA runtime cannot go in too (its symbols are not
+  #                           in an archive index): such a line names -lcudart, as NVSHMEM's does
   #   lib/libsymmem.so.N      libsymmem's soname, so LD_LIBRARY_PATH=$NVSHMEM_HOME/lib finds it
   #   lib/cmake/nvshmem/      nvshmem::nvshmem_host, nvshmem::nvshmem_device, nvshmem::nvshmem
   #   bin/nvshmrun            symmem-run
@@ -93,9 +102,17 @@ if(SYMMEM_HAVE_CUDA)
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfig.cmake ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfigVersion.cmake
     DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib/cmake/nvshmem)
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
-  install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib
-    RENAME libnvshmem.so)
   install(FILES $<TARGET_FILE:symmem_device> DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib RENAME libnvshmem_device.a)
+  set(_a ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem.a)
+  add_custom_command(OUTPUT ${_a}
+    COMMAND ${CMAKE_COMMAND} -E rm -rf ${PROJECT_BINARY_DIR}/nvshmem/a ${_a}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/nvshmem/a
+    COMMAND ${CMAKE_COMMAND} -E copy $<TARGET_FILE:symmem> ${PROJECT_BINARY_DIR}/nvshmem/a/$<TARGET_SONAME_FILE_NAME:symmem>
+    COMMAND ${CMAKE_COMMAND} -E chdir ${PROJECT_BINARY_DIR}/nvshmem/a ${CMAKE_AR} x $<TARGET_FILE:symmem_device>
+    COMMAND ${CMAKE_COMMAND} -E chdir ${PROJECT_BINARY_DIR}/nvshmem/a sh -c "${CMAKE_AR} rcs ${_a} *.o $<TARGET_SONAME_FILE_NAME:symmem>"
+    DEPENDS symmem symmem_device VERBATIM)
+  add_custom_target(symmem_nvshmem_archive ALL DEPENDS ${_a})
+  install(FILES ${_a} DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
   install(DIRECTORY DESTINATION ${SYMMEM_NVSHMEM_DIR}/bin)
   set(_nv ${CMAKE_INSTALL_PREFIX}/${SYMMEM_NVSHMEM_DIR})
   file(RELATIVE_PATH _to_inc ${_nv} ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_INCLUDEDIR})
