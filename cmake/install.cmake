@@ -97,8 +97,10 @@ if(SYMMEM_HAVE_CUDA)
   write_basic_package_version_file(${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfigVersion.cmake
     VERSION ${SYMMEM_NVSHMEM_API_VERSION} COMPATIBILITY SameMajorVersion)
   file(WRITE ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so
-    "/* symmem as NVSHMEM's host library: libsymmem (found on the -L path) and the shared CUDA runtime */\n"
-    "INPUT(libsymmem.so.${PROJECT_VERSION_MAJOR} ${CUDAToolkit_LIBRARY_DIR}/libcudart.so)\n")
+    "/* symmem as NVSHMEM's host library: libsymmem (found on the -L path) and the shared CUDA runtime,\n"
+    "   from the toolkit symmem was built with, else from the -L path (nvcc names its own toolkit's) */\n"
+    "SEARCH_DIR(\"${CUDAToolkit_LIBRARY_DIR}\")\n"
+    "INPUT(libsymmem.so.${PROJECT_VERSION_MAJOR} -lcudart)\n")
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfig.cmake ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfigVersion.cmake
     DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib/cmake/nvshmem)
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
