@@ -96,11 +96,25 @@ if(SYMMEM_HAVE_CUDA)
   configure_file(cmake/NVSHMEMConfig.cmake.in ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfig.cmake @ONLY)
   write_basic_package_version_file(${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfigVersion.cmake
     VERSION ${SYMMEM_NVSHMEM_API_VERSION} COMPATIBILITY SameMajorVersion)
+  # The runtime's folder in the toolkit symmem was built with, under each name a toolkit gives it
+  # (lib, lib64, targets/<arch>/lib), so that a g++ link with no CUDA -L finds it, and a copy of the
+  # install on a machine whose toolkit has another shape finds it there.
+  set(_rt_dirs ${CUDAToolkit_LIBRARY_DIR})
+  if(CUDAToolkit_LIBRARY_ROOT)
+    list(APPEND _rt_dirs ${CUDAToolkit_LIBRARY_ROOT}/lib64)
+  endif()
+  if(CUDAToolkit_TARGET_DIR)
+    list(APPEND _rt_dirs ${CUDAToolkit_TARGET_DIR}/lib)
+  endif()
+  list(REMOVE_DUPLICATES _rt_dirs)
+  set(_search "")
+  foreach(d IN LISTS _rt_dirs)
+    string(APPEND _search "SEARCH_DIR(\"${d}\")\n")
+  endforeach()
   file(WRITE ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so
     "/* symmem as NVSHMEM's host library: libsymmem (found on the -L path) and the shared CUDA runtime,\n"
     "   from the toolkit symmem was built with, else from the -L path (nvcc names its own toolkit's) */\n"
-    "SEARCH_DIR(\"${CUDAToolkit_LIBRARY_DIR}\")\n"
-    "INPUT(libsymmem.so.${PROJECT_VERSION_MAJOR} -lcudart)\n")
+    "${_search}INPUT(libsymmem.so.${PROJECT_VERSION_MAJOR} -lcudart)\n")
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfig.cmake ${PROJECT_BINARY_DIR}/nvshmem/NVSHMEMConfigVersion.cmake
     DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib/cmake/nvshmem)
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)

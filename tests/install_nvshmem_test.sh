@@ -21,6 +21,8 @@ nvcc=$1
 arch=$(printf '%s\n' "$@" | sed -n 's/^-arch=sm_\([0-9a-z]*\)$/\1/p')
 [ -n "$arch" ] || { echo "no -arch in symmem-nvcc --showme: $*"; exit 1; }
 cuda_inc=$(dirname "$(dirname "$nvcc")")/include
+cuda_lib=$(dirname "$(dirname "$nvcc")")/lib64
+[ -d "$cuda_lib" ] || cuda_lib=$(dirname "$cuda_inc")/lib
 gpu=no
 nvidia-smi -L >/dev/null 2>&1 && gpu=yes
 fail() { echo "install_nvshmem_test: $*"; exit 1; }
@@ -54,6 +56,7 @@ host() {  # program
 
 cd "$tmp"
 # NVSHMEM's documented build line. nvlink must not warn about the device library.
+echo "== -lnvshmem_host -lnvshmem_device"
 "$nvcc" -rdc=true -ccbin g++ -gencode=arch=compute_$arch,code=sm_$arch -I "$H/include" "$src/hello.cu" \
   -o hello_doc -L "$H/lib" -lnvshmem_host -lnvshmem_device 2>"$tmp/warn"
 [ ! -s "$tmp/warn" ] || { cat "$tmp/warn"; fail "warnings from NVSHMEM's build line"; }
@@ -68,19 +71,23 @@ regs() {  # libraries...
        END { if (n != 12) { print \"expected 12 kernels, nvlink reported\", n; bad = 1 } exit bad }" "$tmp/regs.log" ||
     fail "kernels calling the device API use more than 32 registers when linked with $* (nvlink -v above)"
 }
+echo "== registers"
 regs -lnvshmem_host -lnvshmem_device
 regs -lnvshmem
-# Older Makefiles (NVSHMEM 2.x) link one library, -lnvshmem, and name the shared runtime, as NVSHMEM
-# documented it: libnvshmem.a is an archive holding libsymmem.so, which the linker takes as a
-# shared library (the program needs libsymmem.so.N, and has no copy of it).
+# Older Makefiles (NVSHMEM 2.x, jacobi's) link one library, -lnvshmem, and name the shared runtime
+# (jacobi's: -L$(CUDA_HOME)/lib64 -lcuda -lcudart): libnvshmem.a is an archive holding libsymmem.so,
+# which the linker takes as a shared library (the program needs libsymmem.so.N, and has no copy).
 "$nvcc" -rdc=true -arch=sm_$arch -I "$H/include" -c "$src/hello.cu" -o hello.o
-"$nvcc" -arch=sm_$arch hello.o -o hello_old -L "$H/lib" -lnvshmem -lcudart
+echo "== -lnvshmem -lcudart"
+"$nvcc" -arch=sm_$arch hello.o -o hello_old -L "$H/lib" -lnvshmem -L "$cuda_lib" -lcudart
 ! nm --defined-only hello_old | grep -q ' [Tt] symmem_init$' || fail "hello_old has libsymmem linked in"
 hello ./hello_old
 # A host file and the C++ compiler.
+echo "== g++ host file"
 g++ -I "$H/include" -I "$cuda_inc" "$src/host.cpp" -o host_cxx -L "$H/lib" -lnvshmem_host
 host ./host_cxx
 # find_package(NVSHMEM) and its targets.
+echo "== find_package(NVSHMEM)"
 cmake -S "$src" -B "$tmp/cm" -DNVSHMEM_PREFIX="$H" -DCMAKE_CUDA_COMPILER="$nvcc" \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" >"$tmp/cm.log" 2>&1 || { cat "$tmp/cm.log"; fail "configure failed"; }
 cmake --build "$tmp/cm" >>"$tmp/cm.log" 2>&1 || { cat "$tmp/cm.log"; fail "build failed"; }
