@@ -18,6 +18,8 @@
 #   NETNS_IF       veth0
 #   UCX_TLS=tcp,self UCX_NET_DEVICES=veth0 (unless set)
 # Host i's link goes down with: ip -n <host i> link set veth0 down.
+# NETNS_SYSCTL="key=value ..." sets those sysctls in every host's namespace (the per-namespace
+# network ones, e.g. net.ipv4.tcp_slow_start_after_idle=0).
 #
 # Always cleans up: on any exit it kills what is left in the namespaces, deletes them, and fails
 # (exit 1) when COMMAND succeeded but left a process behind in a namespace. Needs root and
@@ -87,6 +89,9 @@ for ns in $names; do
     ip -n "$switch" link set p$i master br0 && ip -n "$switch" link set p$i up &&
     ip -n "$ns" addr add 10.79.0.$((i + 1))/24 dev veth0 && ip -n "$ns" link set veth0 up &&
     ip -n "$ns" link set lo up || { echo "netns.sh: cannot wire namespace $ns"; exit 1; }
+  for kv in ${NETNS_SYSCTL:-}; do
+    ip netns exec "$ns" sysctl -q -w "$kv" || { echo "netns.sh: cannot set $kv in $ns"; exit 1; }
+  done
   addrs="$addrs 10.79.0.$((i + 1))"
   i=$((i + 1))
 done
