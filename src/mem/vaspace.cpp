@@ -1,6 +1,7 @@
 #include "mem/vaspace.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -62,7 +63,8 @@ void populate(const void *addr, size_t size) {
 #ifndef MADV_POPULATE_WRITE
   constexpr int MADV_POPULATE_WRITE = 23;  // Linux 5.14
 #endif
-  const uintptr_t at = reinterpret_cast<uintptr_t>(addr), page = at & ~uintptr_t{4095};
+  const uintptr_t at = reinterpret_cast<uintptr_t>(addr);
+  const uintptr_t page = at & ~(static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE)) - 1);
   (void)::madvise(reinterpret_cast<void *>(page), size + (at - page), MADV_POPULATE_WRITE);
 }
 
