@@ -83,18 +83,22 @@ constexpr size_t exchange_long_bytes = size_t{1} << 20;    // per block, in at m
 constexpr size_t exchange_long_chunks = 16;                 // (see exchange_fits)
 constexpr size_t bcast_exchange_max_bytes = size_t{512} << 10;  // broadcasts by exchanges, at most
 constexpr int bcast_exchange_pes = 8;  // members of a broadcast by exchanges, at most (broadcast_exchange)
-// Broadcasts straight into the members' dest (broadcast_direct): past bcast_direct_two_bytes at 2
-// members, from bcast_direct_many_bytes at 3 to bcast_exchange_pes; in data signals of
-// core::message_piece bytes (OSU's osu_oshm_broadcast at 2 hosts x 1 PE, 4 rounds alternating
-// with 256 KiB pieces: 512 KiB 266-335 us against 257-356, 1 MiB 517-626 against 594-716, OSHMEM
-// 442-529; again, 1 MiB 377-491 against 432-594. 128 KiB pieces took 15-25% longer than 256 KiB
-// ones at 512 KiB-1 MiB). At 2 members 512 KiB stays with the exchanges: two rounds of OSU's
-// broadcast alternating the limits (5 and 4 runs), 512 KiB 149 and 132 us by exchanges against
-// 312 and 188 straight (110-330: the direct form's time was bimodal there), OSHMEM 138; at 1 MiB
-// straight stays ahead (570 and 528 against 644 and 618).
-constexpr size_t bcast_direct_two_bytes = size_t{512} << 10;
-constexpr size_t bcast_direct_many_bytes = size_t{128} << 10;
+// Broadcasts straight into the members' dest (broadcast_direct): from SYMMEM_NET_COLL_DIRECT bytes
+// (128 KiB by default), and always past bcast_exchange_max_bytes, on teams of up to
+// bcast_exchange_pes; in data signals of core::message_piece bytes (OSU's osu_oshm_broadcast at 2
+// hosts x 1 PE, 4 rounds alternating with 256 KiB pieces: 512 KiB 266-335 us against 257-356,
+// 1 MiB 517-626 against 594-716, OSHMEM 442-529; again, 1 MiB 377-491 against 432-594. 128 KiB
+// pieces took 15-25% longer than 256 KiB ones at 512 KiB-1 MiB). The limit at 2 members was
+// 512 KiB while this VM's TCP ran BBR congestion control, which paced the direct form's bursts
+// (512 KiB: 132-149 us by exchanges against 188-312 straight); under CUBIC, the kernel's default,
+// 3 rounds alternating (us): 256 KiB 52-58 straight against 59-61 by exchanges, 512 KiB 93-95
+// against 113-119 (OSHMEM 87-100), 128 KiB and 1 MiB level (docs/multihost.md).
 constexpr size_t bcast_direct_piece = core::message_piece;
+// fcollect, alltoall and collect straight into the members' dest (gather_direct): blocks of at
+// least SYMMEM_NET_COLL_DIRECT bytes, teams of up to gather_direct_pes, in pieces of
+// core::message_piece.
+constexpr int gather_direct_pes = 8;
+constexpr size_t gather_direct_piece = core::message_piece;
 
 // Bytes of a block per exchange: what a slot holds past the tag, a multiple of esize.
 size_t chunk_of(const group &gr, size_t esize) {
@@ -463,7 +467,84 @@ status gather_exchange(group &gr, void *dest, size_t nbytes, const core::call_re
   return ok_status;
 }
 
+// The direct forms' count of this PE in its team area.
+size_t landed_offset(const teams::team &t) { return teams::area_offset(t) + offsetof(teams::team_area, net_landed); }
+
+// Sends every other member j the `len` bytes at block_of(j) into its dest at `at` (a symmetric
+// address) as counted data signals (core::put_count): the members on other hosts first, so that
+// their pieces are on the wire while the node-local members' are copied. Returns when the blocks
+// may be reused.
+template <class BlockOf>
+void send_direct(group &gr, char *at, size_t len, BlockOf block_of, const char *call) {
+  if (len == 0) return;
+  const size_t landed_off = landed_offset(*gr.t);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int k = 1; k < gr.n; ++k) {
+      const int i = (gr.me + k) % gr.n;
+      const int pe = gr.world(i);
+      if (core::is_remote(pe) == (pass == 0)) core::put_count(at, block_of(i), len, pe, gather_direct_piece, landed_off, call);
+    }
+  }
+}
+
+// Waits until `bytes` more of the direct forms' data have landed in this PE's dest.
+void await_direct(group &gr, uint64_t bytes, const char *call) {
+  teams::team &t = *gr.t;
+  const int n = gr.n;
+  wait_at_least(teams::area(t, core::g.my_pe)->net_landed, t.net_landed += bytes,
+                [n, bytes] {
+                  return strfmt("the %d other PEs of the team to send their %llu bytes of this collective across hosts",
+                                n - 1, static_cast<unsigned long long>(bytes));
+                },
+                call);
+}
+
+// Large blocks of fcollect and alltoall, straight into the members' dest: one exchange of the calls
+// alone (a member's block says that it has entered the call, so its dest may be written; the calls
+// are checked as in every exchange), then each member sends its block for member j into j's dest
+// as data signals (send_direct, all posted before any is waited for), each adding its length to
+// j's net_landed, and waits until its own count has grown by the n - 1 blocks sent to it (why the
+// count cannot mix two calls: broadcast_direct). Against gather_exchange, no lockstep (each chunk's
+// exchange waited for every member's chunk before the next chunk went) and no copy out of the
+// exchange area. OSU's osu_oshm_fcollect / osu_oshm_collect at 2 hosts x 1 PE, 3 rounds with
+// the exchanges and OSHMEM alternating, us: under CUBIC (the kernel's default congestion control)
+// 256 KiB 88-103 / 95-134 against 115-129 / 130-149 (OSHMEM 88-106 / 98-120), 512 KiB 201-221 /
+// 194-262 against 242-303 / 296-317 (162-221 / 161-218), 1 MiB 367-417 / 407-474 against 514-648 /
+// 573-662 (326-384 / 330-393); 32-128 KiB level. Under BBR, which paces bursts, 256 KiB is still
+// ahead (87-91 against 107-109 for fcollect) but 512 KiB-1 MiB is level or behind (296-322 against
+// 239-251 at 512 KiB; OSHMEM 291-496): SYMMEM_NET_COLL_DIRECT=0 keeps the exchanges there.
+template <class BlockOf>
+status gather_direct(group &gr, void *dest, size_t nbytes, const core::call_record &rec, BlockOf block_of,
+                     const char *call) {
+  SYMMEM_TRY(exchange(gr, 0, rec, [](int) { return static_cast<const char *>(nullptr); },
+                      [](int, const unsigned char *) {}, call));
+  char *mine = static_cast<char *>(dest) + static_cast<size_t>(gr.me) * nbytes;
+  send_direct(gr, mine, nbytes, block_of, call);
+  // fcollect's src may lie inside dest (at this PE's block, which no other member writes).
+  std::memmove(mine, block_of(gr.me), nbytes);
+  await_direct(gr, static_cast<uint64_t>(gr.n - 1) * nbytes, call);
+  return ok_status;
+}
+
 }  // namespace
+
+bool gather_direct_fits(const group &gr, size_t nbytes) {
+  const size_t least = core::g.cfg.net_coll_direct;
+  return least != 0 && gr.n <= gather_direct_pes && nbytes >= least && exchange_fits(gr, 0) &&
+         core::remote_direct_signals();
+}
+
+status fcollect_direct(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                       const char *call) {
+  const char *s = static_cast<const char *>(src);
+  return gather_direct(gr, dest, nbytes, rec, [s](int) { return s; }, call);
+}
+
+status alltoall_direct(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
+                       const char *call) {
+  const char *s = static_cast<const char *>(src);
+  return gather_direct(gr, dest, nbytes, rec, [s, nbytes](int j) { return s + static_cast<size_t>(j) * nbytes; }, call);
+}
 
 status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                          const char *call) {
@@ -511,7 +592,7 @@ status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes,
 // entered the call, so its dest may be written, and the calls are checked as in
 // broadcast_exchange), then the root sends the data into the dest of each member on another host
 // that forwards (below) as data signals of up to bcast_direct_piece bytes (core::put_count, all
-// posted before any is waited for), each adding its length to that member's net_bcast_landed, and
+// posted before any is waited for), each adding its length to that member's net_landed, and
 // copies it into the dest of the members on its own host likewise. The root returns once they are
 // sent (data signals copy: src may be reused); a member once its count has grown by nbytes. The
 // data crosses to each other host once: there the first member of the team (the flag of its
@@ -529,15 +610,16 @@ status broadcast_exchange(group &gr, void *dest, const void *src, size_t nbytes,
 // to 1 MiB: 0.54x, 0.39x, 0.43x, 0.68x (97 / 152 / 364 / 677 us against 164 / 404 / 905 / 953).
 // At 256 KiB and 2 members, or 64 KiB and 4, no faster (1.01x, 1.41x): the exchange starts the
 // data at once, where this waits for the members' blocks first.
-// net_bcast_landed is a count of its own: only direct broadcasts add to it, and only for the
-// member's current one. Data goes into member M's dest only from a PE that has M's block of that
-// broadcast's exchange (the root, or the forwarding member of M's host: every member has every
-// block), i.e. after M entered the broadcast, and M leaves it only once its count has grown by
-// nbytes; so every byte counted at M between its entry and its exit belongs to this broadcast: an
-// earlier one's were all counted before M left it (M waited for them), and a later one's cannot
-// go before M enters that one, whichever PE roots it. (The pull's net_bcast counts announcements,
-// which may run a broadcast ahead of a member: counting data there would mix the two.) A member
-// that called with another length or root is named by the exchange before any data goes.
+// net_landed is a count of the direct forms alone (this one and gather_direct), and only for the
+// member's current call. Data goes into member M's dest only from a PE that has M's block of that
+// call's exchange (the root, or the forwarding member of M's host: every member has every
+// block), i.e. after M entered the call, and M leaves it only once its count has grown by
+// what the call sends it; so every byte counted at M between its entry and its exit belongs to
+// this call: an earlier one's were all counted before M left it (M waited for them), and a later
+// one's cannot go before M enters that one, whichever PE roots it. (The pull's net_bcast counts
+// announcements, which may run a broadcast ahead of a member: counting data there would mix the
+// two.) A member that called with another length or root is named by the exchange before any
+// data goes.
 status broadcast_direct(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                         const char *call) {
   const core::call_record rec{teams::call_broadcast, 1, nbytes, static_cast<uint64_t>(root)};
@@ -553,7 +635,7 @@ status broadcast_direct(group &gr, void *dest, const void *src, size_t nbytes, i
   forwarder.assign(static_cast<size_t>(n), 0);
   SYMMEM_TRY(exchange(gr, sizeof flag, rec, [&flag](int) { return reinterpret_cast<const char *>(&flag); },
                       [](int i, const unsigned char *b) { forwarder[static_cast<size_t>(i)] = b[0] != 0; }, call));
-  const size_t landed_off = teams::area_offset(t) + offsetof(teams::team_area, net_bcast_landed);
+  const size_t landed_off = teams::area_offset(t) + offsetof(teams::team_area, net_landed);
   if (gr.me == root) {
     // The other hosts first: their pieces are on the wire while the node-local members' copy.
     for (int pass = 0; pass < 2; ++pass) {
@@ -569,7 +651,7 @@ status broadcast_direct(group &gr, void *dest, const void *src, size_t nbytes, i
     return ok_status;
   }
   const bool from_root = forwards || !core::is_remote(root_pe);
-  wait_at_least(teams::area(t, core::g.my_pe)->net_bcast_landed, t.net_bcast_landed += nbytes,
+  wait_at_least(teams::area(t, core::g.my_pe)->net_landed, t.net_landed += nbytes,
                 [root_pe, root, from_root] {
                   return strfmt("PE %d%s (team PE %d, the root) to send the broadcast's data%s", root_pe,
                                 core::remote_note(root_pe), root,
@@ -587,7 +669,7 @@ status broadcast_direct(group &gr, void *dest, const void *src, size_t nbytes, i
 
 bool broadcast_direct_fits(const group &gr, size_t nbytes) {
   return gr.n <= bcast_exchange_pes &&
-         (gr.n == 2 ? nbytes > bcast_direct_two_bytes : nbytes >= bcast_direct_many_bytes) &&
+         (nbytes > bcast_exchange_max_bytes || (core::g.cfg.net_coll_direct != 0 && nbytes >= core::g.cfg.net_coll_direct)) &&
          exchange_fits(gr, sizeof(uint64_t)) && core::remote_direct_signals();
 }
 
@@ -640,6 +722,18 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
   }
   const char *s = static_cast<const char *>(src);
   const size_t me_at = at[static_cast<size_t>(gr.me)];
+  if (largest > first && gather_direct_fits(gr, largest)) {
+    // Every member has entered the call (its first block came): the rest straight into dest.
+    uint64_t coming = 0;
+    for (int i = 0; i < n; ++i) {
+      const uint64_t size = sizes[static_cast<size_t>(i)];
+      if (i != gr.me && size > first) coming += size - first;
+    }
+    if (nbytes > first) send_direct(gr, d + me_at + first, nbytes - first, [s, first](int) { return s + first; }, call);
+    if (nbytes != 0) std::memmove(d + me_at, s, nbytes);  // src may lie inside dest (no member writes there)
+    await_direct(gr, coming, call);
+      return ok_status;
+  }
   if (largest > first && exchanges_carry(gr, largest)) {
     for (size_t from = first; from < largest; from += chunk) {
       const size_t len = nbytes > from ? std::min(chunk, nbytes - from) : 0;
@@ -774,6 +868,16 @@ status reduce_split(group &gr, void *dest, const void *src, size_t nelems, const
                         [&fold, len](int i, const unsigned char *b) { fold.take(i, b, len); }, call));
     const size_t have = part(me, at, len);
     if (have != 0) fold.into(d + mine + at, s + mine + at, have, len);
+  }
+  if (gather_direct_fits(gr, seg)) {
+    // The second part straight into the members' dest (gather_direct). Member j writes segment j
+    // of this PE's dest only after it has every chunk of segment j from this PE, so this PE has
+    // read its segment j of src (which may be dest) for the last time.
+    uint64_t coming = 0;
+    for (size_t j = 0; j < n; ++j) coming += j == me ? 0 : len_of(j);
+    send_direct(gr, d + mine, len_of(me), [d, mine](int) { return d + mine; }, call);
+    await_direct(gr, coming, call);
+    return ok_status;
   }
   for (size_t at = 0; at < seg; at += chunk) {
     const size_t len = std::min(chunk, seg - at);

@@ -60,6 +60,12 @@
     "up to this many bytes in one message, sent at the next other operation on the context, quiet, "   \
     "fence or wait, or by the progress thread; a put with nothing to its PE unanswered goes at once. " \
     "0: every staged put is its own message (read by the UCX plugin; at most 256k).")                   \
+  X(net_coll_direct, size, "NET_COLL_DIRECT", "128k", "", "", "",                                       \
+    "Broadcasts, and blocks of fcollect, alltoall and collect, of at least this many bytes on a "    \
+    "team of up to 8 PEs that spans hosts go straight into the members' destinations as data "        \
+    "signals, after one exchange of the calls; smaller ones go as exchanges in chunks. 0: the "        \
+    "exchanges while they carry the data (faster at 512 KiB-1 MiB where the kernel paces TCP with "    \
+    "BBR congestion control: docs/multihost.md).")                                                     \
   X(net_progress_nap, seconds, "NET_PROGRESS_NAP", "0.002", "", "", "",                                    \
     "Longest nap, in seconds, of the network progress thread while this PE's own thread progresses " \
     "or posts on the network (the thread is then only a backstop; while the PE is away from the "     \

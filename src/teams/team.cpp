@@ -35,7 +35,7 @@ struct pool_state {
   // already hold a count of the new team (a member may be a step ahead).
   struct net_counts {
     uint64_t announced = 0, taken = 0;  // team_area::net_bcast, net_bcast_ack (pulled broadcasts)
-    uint64_t landed = 0;                // team_area::net_bcast_landed (direct broadcasts)
+    uint64_t landed = 0;                // team_area::net_landed (the direct forms)
     uint64_t blocks[2] = {};            // team_area::net_xchg_count (exchanges)
     uint64_t ring[net_ring] = {};       // team_area::net_ring_slots[k].landed (pushed broadcasts)
   } net_base[max_teams]{};
@@ -59,7 +59,7 @@ void set_members(team &t, int slot, std::vector<int> pes) {
   t.net_done_seen.assign(t.pes.size(), 0);
   t.net_bcast_expect = ps.net_base[slot].announced;  // this team's broadcast counts start here
   t.net_bcast_acks = ps.net_base[slot].taken;
-  t.net_bcast_landed = ps.net_base[slot].landed;
+  t.net_landed = ps.net_base[slot].landed;
   t.net_xchg_seq = 0;
   t.net_xchg_expect[0] = ps.net_base[slot].blocks[0];
   t.net_xchg_expect[1] = ps.net_base[slot].blocks[1];
@@ -522,7 +522,7 @@ void symmem_team_destroy(symmem_team_t h) {
   const team_area *a = area(*t, g.my_pe);
   ps.net_base[t->slot] = {a->net_bcast.load(std::memory_order_acquire),
                                 a->net_bcast_ack.load(std::memory_order_acquire),
-                                a->net_bcast_landed.load(std::memory_order_acquire),
+                                a->net_landed.load(std::memory_order_acquire),
                                 {a->net_xchg_count[0].load(std::memory_order_acquire),
                                  a->net_xchg_count[1].load(std::memory_order_acquire)}};
   for (int k = 0; k < net_ring; ++k) {

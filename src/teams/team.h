@@ -62,8 +62,9 @@ struct team_area {
   // announced it to this PE, and one per member that has taken a broadcast this PE rooted.
   alignas(64) std::atomic<uint64_t> net_bcast;
   alignas(64) std::atomic<uint64_t> net_bcast_ack;
-  // Bytes of direct broadcasts (coll_net.cpp, broadcast_direct) that have landed in this PE's dest.
-  alignas(64) std::atomic<uint64_t> net_bcast_landed;
+  // Bytes of the direct forms (coll_net.cpp: broadcast_direct, gather_direct) that have landed in
+  // this PE's dest.
+  alignas(64) std::atomic<uint64_t> net_landed;
   // Exchanges of a team that spans hosts (coll_net.cpp): team PE i's block of an exchange with
   // sequence parity p lands at net_xchg_data[p][i * slot], and each landed block adds 1 to
   // net_xchg_count[p].
@@ -117,7 +118,7 @@ struct symmem_team_s {
   std::vector<uint64_t> bcast_seen;  // each member's acknowledgement as last read here (a cache)
   uint64_t net_bcast_expect = 0;     // team_area::net_bcast once every broadcast so far was announced here
   uint64_t net_bcast_acks = 0;       // team_area::net_bcast_ack once every broadcast rooted here was taken
-  uint64_t net_bcast_landed = 0;     // team_area::net_bcast_landed once every direct broadcast so far has landed
+  uint64_t net_landed = 0;           // team_area::net_landed once every direct form's data so far has landed
   uint64_t net_xchg_seq = 0;          // exchanges done on this team (coll_net.cpp)
   uint64_t net_xchg_expect[2] = {};   // team_area::net_xchg_count[p] once every block so far has landed
   uint64_t net_push_seq = 0;          // pushed broadcasts on this team

@@ -6,11 +6,12 @@
  * broadcasts' ring lets it, and one member falls behind now and then, so the root must learn how
  * far each got before it reuses a slot), on a team split across the hosts, destroyed and split
  * again into the same slot (its counts start over), and on sizes from 8 B to 258 KiB: those that
- * take one of the ring's slots (up to 4 KiB), those that go as exchanges (4 KiB + 8 B to 256 KiB,
- * up to 8 PEs; with more PEs, two of the ring's slots up to 8 KiB, then pulled), 258 KiB (and from
- * 128 KiB at 3 to 8 PEs: written straight into the dest, see mh_bcast_large; pulled with more
- * PEs) and sizes that change from call to call, so the slots of one broadcast wrap around the
- * ring at every place.
+ * take one of the ring's slots (up to 4 KiB), those that go as exchanges (4 KiB + 8 B to 128 KiB
+ * - 1 B, up to 8 PEs; with more PEs, two of the ring's slots up to 8 KiB, then pulled), from
+ * 128 KiB (SYMMEM_NET_COLL_DIRECT) at up to 8 PEs written straight into the dest (see
+ * mh_bcast_large; pulled with more PEs; as exchanges up to 512 KiB with SYMMEM_NET_COLL_DIRECT=0),
+ * and sizes that change from call to call, so the slots of one broadcast wrap around the ring at
+ * every place.
  *
  *   mh_bcast [ROUNDS]      (default 400) */
 #include <shmem.h>
@@ -97,6 +98,8 @@ int main(int argc, char **argv) {
   run(SHMEM_TEAM_WORLD, rounds / 8, 8193, 0, "world, 64 KiB + 8 B, root 0");
   run_sizes(SHMEM_TEAM_WORLD, rounds / 4, 8192, mixed, sizeof mixed / sizeof mixed[0], -1, "world, mixed sizes");
   run_sizes(SHMEM_TEAM_WORLD, rounds / 4, 8192, mixed, sizeof mixed / sizeof mixed[0], 0, "world, mixed sizes, root 0");
+  run(SHMEM_TEAM_WORLD, 8, 16383, -1, "world, 128 KiB - 8 B"); /* just below SYMMEM_NET_COLL_DIRECT */
+  run(SHMEM_TEAM_WORLD, 8, 16384, 0, "world, 128 KiB, root 0");  /* from it: direct */
   run(SHMEM_TEAM_WORLD, 8, 32768, -1, "world, 256 KiB");
   run(SHMEM_TEAM_WORLD, 8, 33000, -1, "world, 258 KiB"); /* past the exchanges: direct, or pulled */
   for (int again = 0; again < 3; ++again) {

@@ -1,6 +1,7 @@
 /* Reductions across hosts, large and small, back to back: sizes below one exchange, across the
  * chunks of several, and past where they are split by segments (each member folds one segment,
- * then sends it to all); element counts the members do not divide (a short last segment, and
+ * then sends it to all: from 128 KiB segments straight into the members' dest, as exchanges with
+ * SYMMEM_NET_COLL_DIRECT=0); element counts the members do not divide (a short last segment, and
  * fewer elements than members), in place and into another dest (poisoned, with poison after it
  * that must stay), on SHMEM_TEAM_WORLD (its own exchange area) and on a team split from it (its
  * team area, smaller chunks). Types: long sums (exact), double sums whose result must be the

@@ -6,7 +6,10 @@
  * inside the dest); a reduction whose dest is its source; blocks that fit a slot, blocks that
  * take several exchanges (past 256 KiB too, in at most 16 chunks), and blocks past the exchanges'
  * limit (pushed: 1 MiB + 8 B on the world, 300 KiB on a team); then all of it on a team split
- * across the hosts, destroyed and split again into the same slot (its counts start over).
+ * across the hosts, destroyed and split again into the same slot (its counts start over). With
+ * the default SYMMEM_NET_COLL_DIRECT (128 KiB) the blocks from 200 KiB on go straight into the
+ * members' dest instead (gather_direct), sharing one count with the large broadcasts; with
+ * SYMMEM_NET_COLL_DIRECT=0 they take the exchanges and the pushes.
  *
  *   mh_xchg [ROUNDS]          (default 300)
  *   mh_xchg mismatch          PE 1 passes another size to fcollect: every PE must fail the call
