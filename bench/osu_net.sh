@@ -15,7 +15,9 @@
 # collect, fcollect, reduce. Each run has 240 s. A ratio above 1 means symmem is faster (for
 # Messages/s: has the higher rate). OSHMEM runs with UCX's default TCP segments (8 KiB), as its
 # users run it, symmem with the 256 KiB ones it sets; export UCX_TCP_TX_SEG_SIZE and
-# UCX_TCP_RX_SEG_SIZE to give both the same.
+# UCX_TCP_RX_SEG_SIZE to give both the same. The hosts' TCP congestion control (the machine's
+# default, or NETNS_SYSCTL="net.ipv4.tcp_congestion_control=cubic": tests/net/netns.sh) changes the
+# large collectives of both (docs/multihost.md); comparison.txt names the one in use.
 set -u -o pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -86,4 +88,5 @@ for r in $(seq 1 "$rounds"); do
     echo "round $r $tag: OSHMEM exit $o, symmem exit $?"
   done
 done
-python3 "$here/osu_compare.py" "$out" | tee "$out/comparison.txt"
+{ echo "TCP congestion control on the hosts: $(ip netns exec "$A" sysctl -n net.ipv4.tcp_congestion_control 2>/dev/null)"
+  python3 "$here/osu_compare.py" "$out"; } | tee "$out/comparison.txt"
