@@ -217,7 +217,9 @@ namespace symmem::core {
 // Strong definition of the runtime's weak hook (runtime.cpp): the GPU heap when a GPU is usable.
 status make_gpu_provider(const config::settings &cfg, std::unique_ptr<mem::provider> &out) {
   if (cfg.heap_kind == "auto" && !cuda::device_code_present()) {
-    return ok_status;  // a CPU program: the host heap (every PE runs the same code, so all agree)
+    // A CPU program: the host heap (every PE runs the same code, so all agree).
+    log(log_level::info, "host heap: the program has no symmem device code (SYMMEM_HEAP=gpu puts the heap on a GPU)");
+    return ok_status;
   }
   boot::bootstrap &b = *g.boot;
   const int me = b.rank();
