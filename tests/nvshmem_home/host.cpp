@@ -21,13 +21,16 @@ int main() {
 
   nvshmemx_team_uniqueid_t *box = (nvshmemx_team_uniqueid_t *)nvshmem_malloc(sizeof *box);
   if (me == 0) {
-    nvshmemx_team_uniqueid_t id = 0;
-    CHECK(nvshmemx_team_get_uniqueid(&id) == 0);
-    for (int p = 0; p < n; ++p) nvshmem_putmem(box, &id, sizeof id, p);
+    nvshmemx_team_uniqueid_t made = 0;
+    CHECK(nvshmemx_team_get_uniqueid(&made) == 0);
+    for (int p = 0; p < n; ++p) nvshmem_putmem(box, &made, sizeof made, p);
   }
   nvshmem_barrier_all();
+  // The heap may be GPU memory, which a host file does not dereference: read it with a get.
+  nvshmemx_team_uniqueid_t id = 0;
+  nvshmem_getmem(&id, box, sizeof id, me);
   nvshmem_team_config_t config = NVSHMEM_TEAM_CONFIG_INITIALIZER;
-  config.uniqueid = *box;
+  config.uniqueid = id;
   nvshmem_team_t rev = NVSHMEM_TEAM_INVALID;
   CHECK(nvshmemx_team_init(&rev, &config, NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, n, n - 1 - me) == 0);
   CHECK(rev != NVSHMEM_TEAM_INVALID);
@@ -36,7 +39,7 @@ int main() {
   nvshmem_team_config_t got = NVSHMEM_TEAM_CONFIG_INITIALIZER;
   got.uniqueid = 0;
   nvshmem_team_get_config(rev, &got);
-  CHECK(got.uniqueid == *box);
+  CHECK(got.uniqueid == id);
   // A split of it with a configuration, as NVSHMEM programs pass one: its first PE alone.
   nvshmem_team_t first = NVSHMEM_TEAM_INVALID;
   nvshmem_team_config_t two = NVSHMEM_TEAM_CONFIG_INITIALIZER;
