@@ -205,7 +205,8 @@ SYMMEM_T_RED(mloc, double2, SYMMEM_RED_MAXLOC, nvshmem_double2_maxloc_reduce, nv
 template <int OP, typename T, typename Run>
 void test_reduce(const char *what, Run run, nvshmem_team_t team, void *sbuf, void *dbuf, cudaStream_t st) {
   const int tn = nvshmem_team_n_pes(team), ti = nvshmem_team_my_pe(team);
-  for (size_t n : {size_t(1), size_t(33), size_t(70000)}) {
+  // 64: 2-byte elements in whole 4-byte words (LL for warps and blocks), as 4- and 8-byte ones are at 1 and 33.
+  for (size_t n : {size_t(1), size_t(33), size_t(64), size_t(70000)}) {
     for (int scatter = 0; scatter < 2; ++scatter) {
       for (int in_place = 0; in_place < 2; ++in_place) {
         if (std::is_same<T, double2>::value && scatter) continue;  // NVSHMEM has no maxloc reducescatter
@@ -304,8 +305,8 @@ void test_collective_launch(int *slot) {
 // advances with every call and a barrier when the area is full, every 8 calls at 8 KiB). No
 // __syncthreads in the block form: a block's call starts and ends with one, as NVSHMEM's do.
 __device__ int ll_value(int pe, int it, size_t i) { return pe * 1000003 + it * 7919 + (int)i; }
-enum b2b_kind { b_fcollect, b_bcast, b_both };
-const char *b2b_name[] = {"fcollect", "broadcast", "broadcast+fcollect"};
+enum b2b_kind { b_fcollect, b_bcast, b_both, b_reduce };
+const char *b2b_name[] = {"fcollect", "broadcast", "broadcast+fcollect", "reduce+alltoall+fcollect"};
 
 __global__ void back_to_back_kernel(int kind, int f, nvshmem_team_t team, int *d, int *s, size_t n, int iters,
                                     const int *world, int *errors) {
@@ -316,7 +317,31 @@ __global__ void back_to_back_kernel(int kind, int f, nvshmem_team_t team, int *d
   int *bd = d + n * tn;  // the broadcast's dest, after the fcollect's
   for (int it = 0; it < iters; ++it) {
     for (size_t i = tid; i < n; i += nth) s[i] = ll_value(me_pe, it, i);
-    if (kind != b_fcollect) {
+    if (kind == b_reduce) {  // sum in place (odd iterations) or into the dest after the fcollect's
+      int *rd = it % 2 ? s : bd;
+      if (f == f_thread) nvshmem_int_sum_reduce(team, rd, s, n);
+      if (f == f_warp) nvshmemx_int_sum_reduce_warp(team, rd, s, n);
+      if (f == f_block) nvshmemx_int_sum_reduce_block(team, rd, s, n);
+      for (size_t i = tid; i < n; i += nth) {
+        unsigned want = 0;
+        for (int j = 0; j < tn; ++j) want += (unsigned)ll_value(world[j], it, i);
+        if ((unsigned)rd[i] != want) atomicAdd(errors, 1);
+      }
+      if (f == f_block) __syncthreads();
+      if (f == f_warp) __syncwarp();
+      for (size_t i = tid; i < n; i += nth) s[i] = ll_value(me_pe, it, i);  // the fcollect's source again
+      // alltoall: block j of this PE's source (after the n ints above) goes to team PE j
+      int *as = s + n, *ad = d + n * (tn + 1) + 16;
+      const int ti = nvshmem_team_my_pe(team);
+      for (size_t i = tid; i < n * tn; i += nth) as[i] = ll_value(me_pe * 64 + (int)(i / n), it, i % n);
+      if (f == f_block) __syncthreads();
+      if (f == f_warp) __syncwarp();
+      if (f == f_thread) nvshmem_int_alltoall(team, ad, as, n);
+      if (f == f_warp) nvshmemx_int_alltoall_warp(team, ad, as, n);
+      if (f == f_block) nvshmemx_int_alltoall_block(team, ad, as, n);
+      for (size_t i = tid; i < n * tn; i += nth)
+        if (ad[i] != ll_value(world[i / n] * 64 + ti, it, i % n)) atomicAdd(errors, 1);
+    } else if (kind != b_fcollect) {
       const int root = it % tn;
       if (f == f_thread) nvshmem_int_broadcast(team, bd, s, n, root);
       if (f == f_warp) nvshmemx_int_broadcast_warp(team, bd, s, n, root);
@@ -342,10 +367,11 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
   CK(cudaMalloc(&w, tn * sizeof(int)));
   CK(cudaMalloc(&errors, sizeof(int)));
   CK(cudaMemcpy(w, world.data(), tn * sizeof(int), cudaMemcpyHostToDevice));
-  // fcollect: LL up to 512 B per member for a warp, 2 KiB for a block, then barriers; broadcast:
-  // LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB for a block, then barriers.
-  const std::vector<size_t> sizes[] = {{1, 2, 128, 129, 256, 257, 512, 513}, {1, 2, 16, 17, 1024, 1025, 2048, 2049}, {2, 128}};
-  for (int kind = b_fcollect; kind <= b_both; ++kind) {
+  // fcollect and reduce: LL up to 512 B per member for a warp, 2 KiB for a block, then barriers;
+  // broadcast: LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB for a block, then barriers.
+  const std::vector<size_t> sizes[] = {{1, 2, 128, 129, 256, 257, 512, 513}, {1, 2, 16, 17, 1024, 1025, 2048, 2049}, {2, 128},
+                                       {1, 3, 128, 129, 512, 513}};
+  for (int kind = b_fcollect; kind <= b_reduce; ++kind) {
     for (size_t n : sizes[kind]) {
       for (int f = f_thread; f <= f_block; ++f) {
         CK(cudaMemset(errors, 0, sizeof(int)));

@@ -213,7 +213,8 @@ __device__ __forceinline__ void reduce_staged(int team, const symmem_device_team
  * a fresh area holds) and differ from every recent call's.
  *
  * fcollect (up to SYMMEM_DEVICE_LL_BYTES per member by a block, SYMMEM_DEVICE_LL_WARP_BYTES by a
- * warp, a multiple of 4): each member stores its block into its own slot of every member's LL
+ * warp, a multiple of 4; alltoall likewise, member j getting block j; reduce below): each member
+ * stores its block into its own slot of every member's LL
  * area for the call's parity, then reads every member's slot in its own area. A slot of parity p is written again two calls later, by a member
  * that has received every member's block of the call between, so every member has finished
  * reading it.
@@ -336,9 +337,10 @@ __device__ __forceinline__ void ll_store(uint64_t *to, uint32_t flag, const uint
   }
 }
 
+/* alltoall takes the same path with `stride` = the block's words: member j gets src block j. */
 template <typename G>
 __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &t, void *dest, const void *src,
-                                            size_t bytes) {
+                                            size_t bytes, size_t stride = 0) {
   const symmem_device_state &s = symmem_state_;
   uint64_t *calls = &sync_of(s.my_pe)->team[team].ll_calls;
   const uint64_t call = ld_relaxed(calls, true) + 1;  // its parity picks the area
@@ -352,10 +354,11 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
   for (int k = 1; k < t.size; ++k) {  // the right neighbour first, as the other collectives
     const int j = (t.my_index + k) % t.size;
     ll_store(peer((uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES), team_member(t, j), "fcollect"),
-             flag, in, words, G::idx(), G::size());
+             flag, in + (size_t)j * stride, words, G::idx(), G::size());
   }
   uint32_t *out = (uint32_t *)dest;
-  for (size_t w = G::idx(); w < words; w += G::size()) out[(size_t)t.my_index * words + w] = in[w];
+  const uint32_t *own = in + (size_t)t.my_index * stride;
+  for (size_t w = G::idx(); w < words; w += G::size()) out[(size_t)t.my_index * words + w] = own[w];
   /* Every other member's lines, counted q = (k - 1) * lines + l from the left neighbour on (k: its
    * distance). */
   const uint64_t *mine = peer((const uint64_t *)area, s.my_pe, "fcollect");
@@ -369,6 +372,91 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
       [&](size_t q) { return (size_t)member_of(q) * words + 2 * (q % lines); },
       [&](size_t q) { return 2 * (q % lines) + 1 < words; }, member_of);
   G::sync();  // the group's words are read: the next call may count
+  if (G::idx() == 0) st_strong(calls, call, true);
+  G::sync();
+}
+
+/* reduce and reducescatter (up to SYMMEM_DEVICE_LL_BYTES of dest by a block, _WARP_BYTES by a
+ * warp; teams of up to 8; elements of 1, 2, 4 or 8 bytes): each member stores the block that member
+ * j needs (src + j * stride elements) into its own slot of j's LL area, as fcollect does, then each
+ * thread takes whole lines: it waits for that line of every other member and combines the line's
+ * elements over the members in team order (its own from src), so every member gets the same bits
+ * as with the barriers, and no barrier is taken. The slots and flags are fcollect's: the two count
+ * their calls together, so the parity argument above holds for any mix of them. A thread reads
+ * only the lines of src that it stores and combines, so dest may be src (reduce in place). */
+template <int OP, typename T, typename G>
+__device__ __forceinline__ void reduce_ll(int team, const symmem_device_team &t, T *dest, const T *src, size_t stride,
+                                          size_t bytes) {
+  static_assert(sizeof(T) <= 8 && 8 % sizeof(T) == 0, "LL lines hold whole elements");
+  constexpr int kMembers = 8;
+  const symmem_device_state &s = symmem_state_;
+  uint64_t *calls = &sync_of(s.my_pe)->team[team].ll_calls;
+  const uint64_t call = ld_relaxed(calls, true) + 1;  // its parity picks the area
+  const uint32_t flag = ll_flag(call);
+  G::sync();  // every thread has the count, and the group's source is whole
+  const size_t words = bytes / 4;
+  const uint64_t area = s.heap_base + s.ll_offset + (uint64_t)team * SYMMEM_DEVICE_LL_TEAM_BYTES +
+                        (call & 1) * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES;
+  for (int k = 1; k < t.size; ++k) {  // the right neighbour first, as the other collectives
+    const int j = (t.my_index + k) % t.size;
+    ll_store(peer((uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES), team_member(t, j), "reduce"),
+             flag, (const uint32_t *)(src + (size_t)j * stride), words, G::idx(), G::size());
+  }
+  const uint32_t *own = (const uint32_t *)(src + (size_t)t.my_index * stride);
+  const uint64_t *mine = peer((const uint64_t *)area, s.my_pe, "reduce");
+  const bool gs = s.gpu_scope_ok != 0;
+  const size_t lines = ll_lines(words);
+  uint32_t *out = (uint32_t *)dest;
+  for (size_t l = G::idx(); l < lines; l += G::size()) {
+    uint64_t lo[kMembers], hi[kMembers];
+    uint32_t pending = 0;
+#pragma unroll
+    for (int j = 0; j < kMembers; ++j) {
+      if (j < t.size && j != t.my_index) {
+        ll_line_load(mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + 2 * l, gs, lo[j], hi[j]);
+        pending |= 1u << j;
+      }
+    }
+    uint64_t start = 0;
+    uint32_t turns = 0;
+    for (;;) {
+#pragma unroll
+      for (int j = 0; j < kMembers; ++j) {
+        if ((pending & (1u << j)) && (uint32_t)(lo[j] >> 32) == flag && (uint32_t)(hi[j] >> 32) == flag)
+          pending &= ~(1u << j);
+      }
+      if (pending == 0) break;
+      if (start == 0) start = globaltimer();
+      if (spin_expired(start, s.spin_limit_ns, turns)) {
+        const int j = __ffs(pending) - 1;
+        ll_timeout("reduce", j, l, (uint32_t)(lo[j] >> 32) != flag ? lo[j] : hi[j], flag);
+      }
+#pragma unroll
+      for (int j = 0; j < kMembers; ++j) {
+        if (pending & (1u << j)) ll_line_load(mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + 2 * l, gs, lo[j], hi[j]);
+      }
+    }
+    // The line's 8 data bytes of each member, combined element by element in team order.
+    const bool second = 2 * l + 1 < words;
+    const uint64_t mine_bytes = (uint64_t)own[2 * l] | (second ? (uint64_t)own[2 * l + 1] << 32 : 0);
+    constexpr int kPer = 8 / sizeof(T);
+    T acc[kPer], x[kPer];
+    uint64_t b = t.my_index == 0 ? mine_bytes : ((uint64_t)(uint32_t)lo[0] | (uint64_t)(uint32_t)hi[0] << 32);
+    memcpy(acc, &b, 8);
+#pragma unroll
+    for (int j = 1; j < kMembers; ++j) {
+      if (j < t.size) {
+        b = j == t.my_index ? mine_bytes : ((uint64_t)(uint32_t)lo[j] | (uint64_t)(uint32_t)hi[j] << 32);
+        memcpy(x, &b, 8);
+#pragma unroll
+        for (int e = 0; e < kPer; ++e) acc[e] = combine<OP>(acc[e], x[e]);
+      }
+    }
+    memcpy(&b, acc, 8);
+    out[2 * l] = (uint32_t)b;
+    if (second) out[2 * l + 1] = (uint32_t)(b >> 32);
+  }
+  G::sync();  // the group's lines are read: the next call may count
   if (G::idx() == 0) st_strong(calls, call, true);
   G::sync();
 }
@@ -491,6 +579,15 @@ __device__ __forceinline__ void reduce_remote(int team, const symmem_device_team
 template <int OP, typename T, typename G>
 __device__ __forceinline__ int reduce_group(int team, T *dest, const T *src, size_t first, size_t n, size_t src_elems) {
   const symmem_device_team t = team_of(team, "reduce");
+  if constexpr (sizeof(T) <= 8 && 8 % sizeof(T) == 0) {
+    // Small ones without barriers (reduce_ll): dest apart from src, or a reduction in place.
+    const size_t stride = src_elems == n ? 0 : n;
+    if (t.size <= 8 && ll_fits<G>(team, t, dest, src, n * sizeof(T)) &&
+        ((dest == src && stride == 0) || !overlaps(dest, n * sizeof(T), src, src_elems * sizeof(T)))) {
+      reduce_ll<OP, T, G>(team, t, dest, src, stride, n * sizeof(T));
+      return 0;
+    }
+  }
   group_barrier<G>(team, "reduce");
   if (any_remote(t)) {  // members on other hosts
     reduce_remote<OP, T, G>(team, t, dest, src, first, n, overlaps(dest, n * sizeof(T), src, src_elems * sizeof(T)));
@@ -531,6 +628,10 @@ __device__ __forceinline__ int fcollect(int team, T *dest, const T *src, size_t 
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int alltoall(int team, T *dest, const T *src, size_t nelems) {
   const symmem_device_team t = detail::team_of(team, "alltoall");
+  // Small blocks without barriers: fcollect's LL path, member j taking src block j.
+  if (detail::ll_fits<G>(team, t, dest, src, nelems * sizeof(T)) &&
+      !detail::overlaps(dest, nelems * sizeof(T) * t.size, src, nelems * sizeof(T) * t.size))
+    return detail::fcollect_ll<G>(team, t, dest, src, nelems * sizeof(T), nelems * sizeof(T) / 4), 0;
   detail::group_barrier<G>(team, "alltoall");
   if (detail::any_remote(t)) detail::alltoall_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
   else detail::alltoall_data(t, dest, src, nelems, G::idx(), G::size());
