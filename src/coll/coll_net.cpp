@@ -635,7 +635,7 @@ status broadcast_direct(group &gr, void *dest, const void *src, size_t nbytes, i
   forwarder.assign(static_cast<size_t>(n), 0);
   SYMMEM_TRY(exchange(gr, sizeof flag, rec, [&flag](int) { return reinterpret_cast<const char *>(&flag); },
                       [](int i, const unsigned char *b) { forwarder[static_cast<size_t>(i)] = b[0] != 0; }, call));
-  const size_t landed_off = teams::area_offset(t) + offsetof(teams::team_area, net_landed);
+  const size_t landed_off = landed_offset(t);
   if (gr.me == root) {
     // The other hosts first: their pieces are on the wire while the node-local members' copy.
     for (int pass = 0; pass < 2; ++pass) {
@@ -732,7 +732,7 @@ status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, c
     if (nbytes > first) send_direct(gr, d + me_at + first, nbytes - first, [s, first](int) { return s + first; }, call);
     if (nbytes != 0) std::memmove(d + me_at, s, nbytes);  // src may lie inside dest (no member writes there)
     await_direct(gr, coming, call);
-      return ok_status;
+    return ok_status;
   }
   if (largest > first && exchanges_carry(gr, largest)) {
     for (size_t from = first; from < largest; from += chunk) {
