@@ -174,8 +174,8 @@ status fcollect(group &gr, void *dest, const void *src, size_t nbytes, const cha
   own_range(dest, bytes_of(static_cast<size_t>(gr.n), nbytes, call, "the team size times the block size"), call);
   own_range(src, nbytes, call);
   if (!gr.local) {
-    if (gather_direct_fits(gr, nbytes)) return fcollect_direct(gr, dest, src, nbytes, rec, call);
-    return exchange_fits(gr, nbytes) ? fcollect_exchange(gr, dest, src, nbytes, rec, call)
+    if (gather_direct_fits(gr, nbytes)) return gather_direct(gr, dest, src, nbytes, 0, rec, call);
+    return exchange_fits(gr, nbytes) ? gather_exchange(gr, dest, src, nbytes, 0, rec, call)
                                      : fcollect_push(gr, dest, src, nbytes, rec, call);
   }
   char *d = static_cast<char *>(dest);
@@ -280,8 +280,8 @@ status alltoall(group &gr, void *dest, const void *src, size_t nbytes, const cha
   own_range(dest, all, call);
   own_range(src, all, call);
   if (!gr.local) {
-    if (gather_direct_fits(gr, nbytes)) return alltoall_direct(gr, dest, src, nbytes, rec, call);
-    return exchange_fits(gr, nbytes) ? alltoall_exchange(gr, dest, src, nbytes, rec, call)
+    if (gather_direct_fits(gr, nbytes)) return gather_direct(gr, dest, src, nbytes, nbytes, rec, call);
+    return exchange_fits(gr, nbytes) ? gather_exchange(gr, dest, src, nbytes, nbytes, rec, call)
                                      : alltoall_push(gr, dest, src, nbytes, rec, call);
   }
   char *d = static_cast<char *>(dest);

@@ -84,20 +84,17 @@ void prepare_net();
 // Small blocks across hosts (coll_net.cpp): one exchange of data signals, no barrier. exchange_fits
 // says whether blocks of `len` bytes of this group go that way.
 bool exchange_fits(const group &gr, size_t len);
-status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                         const char *call);
-status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                         const char *call);
+// fcollect (stride 0) and alltoall (stride nbytes): member k's block for team PE j is at src + j * stride.
+status gather_exchange(group &gr, void *dest, const void *src, size_t nbytes, size_t stride,
+                       const core::call_record &rec, const char *call);
 status collect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
                         const char *call);
 // The bytes of a collect's dest: the sum of the contributions, which must not wrap.
 size_t total_of(const std::vector<uint64_t> &sizes, const char *call);
 // Large blocks across hosts, straight into the members' dest (coll_net.cpp, gather_direct).
 bool gather_direct_fits(const group &gr, size_t nbytes);
-status fcollect_direct(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                       const char *call);
-status alltoall_direct(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                       const char *call);
+status gather_direct(group &gr, void *dest, const void *src, size_t nbytes, size_t stride,
+                     const core::call_record &rec, const char *call);
 bool broadcast_exchange_fits(const group &gr, size_t nbytes);
 bool broadcast_direct_fits(const group &gr, size_t nbytes);
 status broadcast_direct(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,

@@ -444,18 +444,17 @@ bool exchange_fits(const group &gr, size_t len) {
   return gr.t != nullptr && !gr.local && xchg_slot(*gr.t, gr.n) > sizeof(xchg_tag) + 64 && exchanges_carry(gr, len);
 }
 
-namespace {
-
-// dest's block i gets team PE i's block_of(me) (nbytes), this PE's own block_of(me) last: fcollect
-// sends its source to everyone, alltoall block j of its source to team PE j.
-template <class BlockOf>
-status gather_exchange(group &gr, void *dest, size_t nbytes, const core::call_record &rec, BlockOf block_of,
-                       const char *call) {
+// dest's block i gets team PE i's block for this PE (nbytes; member j's block for team PE k is at
+// src + k * stride: fcollect's stride 0 sends its source to everyone, alltoall's nbytes block k to
+// team PE k), this PE's own last.
+status gather_exchange(group &gr, void *dest, const void *src, size_t nbytes, size_t stride,
+                       const core::call_record &rec, const char *call) {
+  const char *s = static_cast<const char *>(src);
   char *d = static_cast<char *>(dest);
   const size_t chunk = chunk_of(gr, 1);
   for (size_t at = 0; at < nbytes || at == 0; at += chunk) {  // a zero-length call still exchanges once
     const size_t len = std::min(chunk, nbytes - at);
-    SYMMEM_TRY(exchange(gr, len, rec, [&block_of, at](int j) { return block_of(j) + at; },
+    SYMMEM_TRY(exchange(gr, len, rec, [s, stride, at](int j) { return s + static_cast<size_t>(j) * stride + at; },
                         [d, nbytes, at, len](int i, const unsigned char *b) {
                           if (len != 0) std::memcpy(d + static_cast<size_t>(i) * nbytes + at, b, len);
                         },
@@ -463,9 +462,11 @@ status gather_exchange(group &gr, void *dest, size_t nbytes, const core::call_re
     if (nbytes == 0) break;
   }
   // fcollect's src may lie inside dest (at this PE's block): it was read into every message already.
-  if (nbytes != 0) std::memmove(d + static_cast<size_t>(gr.me) * nbytes, block_of(gr.me), nbytes);
+  if (nbytes != 0) std::memmove(d + static_cast<size_t>(gr.me) * nbytes, s + static_cast<size_t>(gr.me) * stride, nbytes);
   return ok_status;
 }
+
+namespace {
 
 // The direct forms' count of this PE in its team area.
 size_t landed_offset(const teams::team &t) { return teams::area_offset(t) + offsetof(teams::team_area, net_landed); }
@@ -499,6 +500,8 @@ void await_direct(group &gr, uint64_t bytes, const char *call) {
                 call);
 }
 
+}  // namespace
+
 // Large blocks of fcollect and alltoall, straight into the members' dest: one exchange of the calls
 // and the blocks' first chunks (a member's block says that it has entered the call, so its dest
 // may be written; the calls are checked as in every exchange), then each member sends the rest of
@@ -508,20 +511,22 @@ void await_direct(group &gr, uint64_t bytes, const char *call) {
 // broadcast_direct). Against gather_exchange, no lockstep (each chunk's exchange waited for every
 // member's chunk before the next chunk went) and no copy out of the exchange area past the first
 // chunk. With the first chunks in the exchange (instead of the calls alone), 3 rounds under CUBIC:
-// fcollect 512 KiB 182-195 us against 190-222, 1 MiB 373-406 against 390-449. OSU's osu_oshm_fcollect / osu_oshm_collect at 2 hosts x 1 PE, 3 rounds with
-// the exchanges and OSHMEM alternating, us: under CUBIC (the kernel's default congestion control)
+// fcollect 512 KiB 182-195 us against 190-222, 1 MiB 373-406 against 390-449. OSU's
+// osu_oshm_fcollect / osu_oshm_collect at 2 hosts x 1 PE, 3 rounds with the exchanges and OSHMEM
+// alternating, us: under CUBIC (the kernel's default congestion control)
 // 256 KiB 88-103 / 95-134 against 115-129 / 130-149 (OSHMEM 88-106 / 98-120), 512 KiB 201-221 /
 // 194-262 against 242-303 / 296-317 (162-221 / 161-218), 1 MiB 367-417 / 407-474 against 514-648 /
 // 573-662 (326-384 / 330-393); 32-128 KiB level. Under BBR, which paces bursts, 256 KiB is still
 // ahead (87-91 against 107-109 for fcollect) but 512 KiB-1 MiB is level or behind (296-322 against
 // 239-251 at 512 KiB; OSHMEM 291-496): SYMMEM_NET_COLL_DIRECT=0 keeps the exchanges there.
-template <class BlockOf>
-status gather_direct(group &gr, void *dest, size_t nbytes, const core::call_record &rec, BlockOf block_of,
-                     const char *call) {
+status gather_direct(group &gr, void *dest, const void *src, size_t nbytes, size_t stride,
+                     const core::call_record &rec, const char *call) {
+  const char *s = static_cast<const char *>(src);
+  auto block_of = [s, stride](int j) { return s + static_cast<size_t>(j) * stride; };
   // The exchange of the calls carries each block's first chunk, so data moves from the start.
   char *d = static_cast<char *>(dest);
   const size_t first = std::min(chunk_of(gr, 1), nbytes);
-  SYMMEM_TRY(exchange(gr, first, rec, [&block_of](int j) { return block_of(j); },
+  SYMMEM_TRY(exchange(gr, first, rec, block_of,
                       [d, nbytes, first](int i, const unsigned char *b) {
                         std::memcpy(d + static_cast<size_t>(i) * nbytes, b, first);
                       },
@@ -534,37 +539,10 @@ status gather_direct(group &gr, void *dest, size_t nbytes, const core::call_reco
   return ok_status;
 }
 
-}  // namespace
-
 bool gather_direct_fits(const group &gr, size_t nbytes) {
   const size_t least = core::g.cfg.net_coll_direct;
   return least != 0 && gr.n <= gather_direct_pes && nbytes >= least && exchange_fits(gr, 0) &&
          core::remote_direct_signals();
-}
-
-status fcollect_direct(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                       const char *call) {
-  const char *s = static_cast<const char *>(src);
-  return gather_direct(gr, dest, nbytes, rec, [s](int) { return s; }, call);
-}
-
-status alltoall_direct(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                       const char *call) {
-  const char *s = static_cast<const char *>(src);
-  return gather_direct(gr, dest, nbytes, rec, [s, nbytes](int j) { return s + static_cast<size_t>(j) * nbytes; }, call);
-}
-
-status fcollect_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                         const char *call) {
-  const char *s = static_cast<const char *>(src);
-  return gather_exchange(gr, dest, nbytes, rec, [s](int) { return s; }, call);
-}
-
-status alltoall_exchange(group &gr, void *dest, const void *src, size_t nbytes, const core::call_record &rec,
-                         const char *call) {
-  const char *s = static_cast<const char *>(src);
-  return gather_exchange(gr, dest, nbytes, rec, [s, nbytes](int j) { return s + static_cast<size_t>(j) * nbytes; },
-                         call);
 }
 
 // A broadcast of a few PEs past one of the ring's slots: exchanges in which the root's block
