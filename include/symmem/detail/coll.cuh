@@ -277,51 +277,65 @@ __device__ __forceinline__ void ll_line_load(const uint64_t *p, bool gpu_scope, 
 /* LL lines holding `words` 4-byte words (the last one's second word is padding when odd). */
 __host__ __device__ __forceinline__ size_t ll_lines(size_t words) { return (words + 1) / 2; }
 
+/* Polls a batch of up to K LL lines until both words of each carry `flag`: the lines u of the
+ * `pending` mask, at line_at(u), are loaded together, and the ones not complete yet are loaded
+ * again together (one round trip per poll for the batch, not one per late line). lo/hi hold the
+ * lines on return. A wait past the limit names member_of(u) and line_of(u) of the first late line. */
+template <int K, typename At, typename Member, typename Line>
+__device__ __forceinline__ void ll_poll(const char *call, uint32_t flag, uint32_t pending, uint64_t (&lo)[K],
+                                        uint64_t (&hi)[K], At line_at, Member member_of, Line line_of) {
+  static_assert(K >= 1 && K <= 32, "a batch's lines are tracked in a 32-bit mask");
+  const symmem_device_state &s = symmem_state_;
+  const bool gs = s.gpu_scope_ok != 0;
+#pragma unroll
+  for (int u = 0; u < K; ++u) {
+    if (pending & (1u << u)) ll_line_load(line_at(u), gs, lo[u], hi[u]);
+  }
+  uint64_t start = 0;
+  uint32_t turns = 0;
+  for (;;) {
+#pragma unroll
+    for (int u = 0; u < K; ++u) {
+      if ((pending & (1u << u)) && (uint32_t)(lo[u] >> 32) == flag && (uint32_t)(hi[u] >> 32) == flag)
+        pending &= ~(1u << u);
+    }
+    if (pending == 0) return;
+    if (start == 0) start = globaltimer();
+    if (spin_expired(start, s.spin_limit_ns, turns)) {
+      const int u = __ffs(pending) - 1;
+      ll_timeout(call, member_of(u), line_of(u), (uint32_t)(lo[u] >> 32) != flag ? lo[u] : hi[u], flag);
+    }
+#pragma unroll
+    for (int u = 0; u < K; ++u) {
+      if (pending & (1u << u)) ll_line_load(line_at(u), gs, lo[u], hi[u]);
+    }
+  }
+}
+
 /* Receives `total` LL lines: line q is at line_at(q), its data goes to out[out_index(q)] and, when
  * has_second(q), out[out_index(q) + 1]; it comes from team member member_of(q). A thread's share is
- * loaded kLoads lines at a time so that the loads overlap, then checked; the lines of the batch
- * that do not have the flag in both words yet are loaded again together, until all have it (one
- * round trip per poll for the whole batch, not one per late line). */
+ * polled kLoads lines at a time (ll_poll), so that the loads overlap. */
 template <typename G, int kLoads, typename At, typename Index, typename Second, typename Member>
 __device__ __forceinline__ void ll_receive(const char *call, uint32_t *out, size_t total, uint32_t flag, At line_at,
                                            Index out_index, Second has_second, Member member_of) {
-  static_assert(kLoads >= 1 && kLoads <= 32, "a batch's lines are tracked in a 32-bit mask");
-  const symmem_device_state &s = symmem_state_;
-  const bool gs = s.gpu_scope_ok != 0;
   for (size_t q0 = G::idx(); q0 < total; q0 += kLoads * G::size()) {
     uint64_t lo[kLoads], hi[kLoads];
     uint32_t pending = 0;
 #pragma unroll
     for (int u = 0; u < kLoads; ++u) {
-      const size_t q = q0 + (size_t)u * G::size();
-      if (q < total) {
-        ll_line_load(line_at(q), gs, lo[u], hi[u]);
-        pending |= 1u << u;
-      }
+      if (q0 + (size_t)u * G::size() < total) pending |= 1u << u;
     }
-    uint64_t start = 0;
-    uint32_t turns = 0;
-    for (;;) {
+    auto q_of = [q0](int u) { return q0 + (size_t)u * G::size(); };
+    ll_poll<kLoads>(
+        call, flag, pending, lo, hi, [&](int u) { return line_at(q_of(u)); }, [&](int u) { return member_of(q_of(u)); },
+        q_of);
 #pragma unroll
-      for (int u = 0; u < kLoads; ++u) {
-        if (!(pending & (1u << u)) || (uint32_t)(lo[u] >> 32) != flag || (uint32_t)(hi[u] >> 32) != flag) continue;
-        const size_t q = q0 + (size_t)u * G::size();
-        const size_t i = out_index(q);
-        out[i] = (uint32_t)lo[u];
-        if (has_second(q)) out[i + 1] = (uint32_t)hi[u];
-        pending &= ~(1u << u);
-      }
-      if (pending == 0) break;
-      if (start == 0) start = globaltimer();
-      if (spin_expired(start, s.spin_limit_ns, turns)) {
-        const int u = __ffs(pending) - 1;
-        const size_t q = q0 + (size_t)u * G::size();
-        ll_timeout(call, member_of(q), q, (uint32_t)(lo[u] >> 32) != flag ? lo[u] : hi[u], flag);
-      }
-#pragma unroll
-      for (int u = 0; u < kLoads; ++u) {
-        if (pending & (1u << u)) ll_line_load(line_at(q0 + (size_t)u * G::size()), gs, lo[u], hi[u]);
-      }
+    for (int u = 0; u < kLoads; ++u) {
+      if (!(pending & (1u << u))) continue;
+      const size_t q = q_of(u);
+      const size_t i = out_index(q);
+      out[i] = (uint32_t)lo[u];
+      if (has_second(q)) out[i + 1] = (uint32_t)hi[u];
     }
   }
 }
@@ -404,7 +418,6 @@ __device__ __forceinline__ void reduce_ll(int team, const symmem_device_team &t,
   }
   const uint32_t *own = (const uint32_t *)(src + (size_t)t.my_index * stride);
   const uint64_t *mine = peer((const uint64_t *)area, s.my_pe, "reduce");
-  const bool gs = s.gpu_scope_ok != 0;
   const size_t lines = ll_lines(words);
   uint32_t *out = (uint32_t *)dest;
   for (size_t l = G::idx(); l < lines; l += G::size()) {
@@ -412,30 +425,11 @@ __device__ __forceinline__ void reduce_ll(int team, const symmem_device_team &t,
     uint32_t pending = 0;
 #pragma unroll
     for (int j = 0; j < kMembers; ++j) {
-      if (j < t.size && j != t.my_index) {
-        ll_line_load(mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + 2 * l, gs, lo[j], hi[j]);
-        pending |= 1u << j;
-      }
+      if (j < t.size && j != t.my_index) pending |= 1u << j;
     }
-    uint64_t start = 0;
-    uint32_t turns = 0;
-    for (;;) {
-#pragma unroll
-      for (int j = 0; j < kMembers; ++j) {
-        if ((pending & (1u << j)) && (uint32_t)(lo[j] >> 32) == flag && (uint32_t)(hi[j] >> 32) == flag)
-          pending &= ~(1u << j);
-      }
-      if (pending == 0) break;
-      if (start == 0) start = globaltimer();
-      if (spin_expired(start, s.spin_limit_ns, turns)) {
-        const int j = __ffs(pending) - 1;
-        ll_timeout("reduce", j, l, (uint32_t)(lo[j] >> 32) != flag ? lo[j] : hi[j], flag);
-      }
-#pragma unroll
-      for (int j = 0; j < kMembers; ++j) {
-        if (pending & (1u << j)) ll_line_load(mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + 2 * l, gs, lo[j], hi[j]);
-      }
-    }
+    ll_poll<kMembers>(
+        "reduce", flag, pending, lo, hi, [&](int j) { return mine + (size_t)j * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + 2 * l; },
+        [](int j) { return j; }, [l](int) { return l; });
     // The line's 8 data bytes of each member, combined element by element in team order.
     const bool second = 2 * l + 1 < words;
     const uint64_t mine_bytes = (uint64_t)own[2 * l] | (second ? (uint64_t)own[2 * l + 1] << 32 : 0);
