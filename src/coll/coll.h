@@ -79,8 +79,6 @@ status broadcast_pull(group &gr, void *dest, const void *src, size_t nbytes, int
                       const char *call);
 status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int root, bool update_root,
                       const char *call);
-// At init, in a job that spans hosts: makes the pages of the init thread's exchange message.
-void prepare_net();
 // Small blocks across hosts (coll_net.cpp): one exchange of data signals, no barrier. exchange_fits
 // says whether blocks of `len` bytes of this group go that way.
 bool exchange_fits(const group &gr, size_t len);

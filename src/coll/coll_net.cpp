@@ -56,10 +56,6 @@ class scratch_bytes {
   size_t cap_ = 0;
 };
 
-// An exchange's message (its tag and block), by thread. Init makes its pages on its own thread
-// (prepare_net), the one that usually makes the collectives.
-thread_local scratch_bytes xchg_msg;
-
 const core::call_record exit_rec{teams::call_exit, 1, 0, 0};
 
 struct xchg_tag {
@@ -205,7 +201,10 @@ status finish_check(deferred_check &d, const char *call) {
 
 status finish_all_checks(const char *call) {
   if (deferred_left.load(std::memory_order_acquire) == 0) return ok_status;
-  for (deferred_check &d : deferred) SYMMEM_TRY(finish_check(d, call));
+  for (deferred_check &d : deferred) {  // usually one is pending: stop there, not after 64 locks
+    if (deferred_left.load(std::memory_order_acquire) == 0) break;
+    SYMMEM_TRY(finish_check(d, call));
+  }
   return ok_status;
 }
 
@@ -227,16 +226,13 @@ status exchange(group &gr, size_t len, const core::call_record &rec, Block block
   const size_t data_off = xchg_offset(t, p);
   const size_t count_off = area_off + offsetof(teams::team_area, net_xchg_count) + p * sizeof(uint64_t);
   const xchg_tag tag{seq, rec};
-  // The tag and one block, not the whole slot: a slot's worth of zeros (tens of KiB, new pages) at
-  // a thread's first exchange of each kind kept its PE from progressing the network for 0.4-1 ms
-  // (a peer's fetching atomics waited meanwhile: OSU's osu_oshm_atomics, first row).
-  unsigned char *msg = xchg_msg.get(sizeof tag + len);
-  std::memcpy(msg, &tag, sizeof tag);
+  // The tag and one block, not the whole slot (a slot's worth of zeros, tens of KiB of new pages at
+  // a thread's first exchange of each kind, kept its PE from progressing the network for 0.4-1 ms),
+  // sent from where they are: no copy of the block into a message first.
   for (int k = 1; k < gr.n; ++k) {
     const int j = (gr.me + k) % gr.n;
-    if (len != 0) std::memcpy(msg + sizeof tag, block_for(j), len);
-    core::ctrl_put_add(gr.world(j), data_off + static_cast<size_t>(gr.me) * slot, msg, sizeof tag + len, count_off, 1,
-                       call);
+    core::ctrl_put_add(gr.world(j), data_off + static_cast<size_t>(gr.me) * slot, &tag, sizeof tag,
+                       len != 0 ? block_for(j) : nullptr, len, count_off, 1, call);
   }
   t.net_xchg_expect[p] += static_cast<uint64_t>(gr.n - 1);
   if (defer) {
@@ -361,17 +357,14 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
         }
       }
     }
-    thread_local std::vector<unsigned char> msg;
     for (uint64_t s = first; s <= last; ++s) {
       const size_t len = chunk_len(s);
-      msg.resize(sizeof(xchg_tag) + len);
       const xchg_tag h{t.bcast_base + s, rec};  // lands on the slot's seq and rec
-      std::memcpy(msg.data(), &h, sizeof h);
-      if (len != 0) std::memcpy(msg.data() + sizeof h, static_cast<const char *>(src) + chunk_at(s), len);
+      const char *chunk = len != 0 ? static_cast<const char *>(src) + chunk_at(s) : nullptr;
       const size_t off = slot_off(s);
       for (int j = 1; j < gr.n; ++j) {
-        core::ctrl_put_add(gr.world((gr.me + j) % gr.n), off + offsetof(teams::net_ring_slot, seq), msg.data(), msg.size(),
-                           off + offsetof(teams::net_ring_slot, landed), 1, call);
+        core::ctrl_put_add(gr.world((gr.me + j) % gr.n), off + offsetof(teams::net_ring_slot, seq), &h, sizeof h, chunk,
+                           len, off + offsetof(teams::net_ring_slot, landed), 1, call);
       }
     }
     if (update_root && dest != src) std::memmove(dest, src, nbytes);
@@ -881,14 +874,5 @@ status reduce_split(group &gr, void *dest, const void *src, size_t nelems, const
 
 // Past two exchanges' worth: below, the split's two parts cost more exchanges than they save.
 bool reduce_split_fits(const group &gr, size_t nbytes, size_t esize) { return nbytes > 2 * chunk_of(gr, esize); }
-
-void prepare_net() {
-  if (!core::g.remote) return;
-  // The largest block of the world's exchanges and its tag: its pages made in one call (0.1 ms
-  // for 132 KiB on a virtual machine) instead of faulting in at the first large collective (16
-  // pages of a 64 KiB reduction: 0.3 ms there).
-  const size_t n = sizeof(xchg_tag) + teams::world_xchg_bytes / 2;
-  mem::populate(xchg_msg.get(n), n);
-}
 
 }  // namespace symmem::coll

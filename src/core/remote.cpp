@@ -767,16 +767,18 @@ void ctrl_add(int pe, size_t offset, uint64_t v, const char *call) {
   must(r.net->signal_add(r.worker, pe, region_ctrl, r.ctrl_base[static_cast<size_t>(pe)] + offset, v, call), pe, call);
 }
 
-void ctrl_put_add(int pe, size_t data_offset, const void *src, size_t n, size_t count_offset, uint64_t v,
-                  const char *call) {
+void ctrl_put_add(int pe, size_t data_offset, const void *head, size_t head_n, const void *src, size_t n,
+                  size_t count_offset, uint64_t v, const char *call) {
   char *base = g.ctrl_table[static_cast<size_t>(pe)];
   if (!is_remote(pe)) {
-    std::memcpy(base + data_offset, src, n);
+    if (head_n != 0) std::memcpy(base + data_offset, head, head_n);
+    if (n != 0) std::memcpy(base + data_offset + head_n, src, n);
     std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t *>(base + count_offset)).fetch_add(v, std::memory_order_release);
     return;
   }
   const uint64_t at = r.ctrl_base[static_cast<size_t>(pe)];
-  must(r.net->signal_put(r.worker, pe, region_ctrl, at + data_offset, src, n, at + count_offset, v, call), pe, call);
+  must(r.net->signal_put(r.worker, pe, region_ctrl, at + data_offset, head, head_n, src, n, at + count_offset, v, call),
+       pe, call);
 }
 
 bool remote_direct_signals() { return g.remote && r.net->has_signal_put() && !r.my_staged && !r.any_staged; }
@@ -791,7 +793,7 @@ void put_count(void *dest, const void *src, size_t n, int pe, size_t piece, size
     return;
   }
   constexpr size_t batch = 16;
-  uint64_t hdr[batch][3];
+  uint64_t hdr[batch][SYMMEM_NET_DATA_SIGNAL_HDR];
   void *req[batch];
   const uint64_t count_at = r.ctrl_base[static_cast<size_t>(pe)] + count_offset;
   auto *d = static_cast<char *>(dest);

@@ -113,11 +113,12 @@ void put_count(void *dest, const void *src, size_t n, int pe, size_t piece, size
 // order for a node-local PE; for a remote one, one network message whose handler adds with the
 // target's CPU atomics (posted: no flush covers it; the callers await its effect).
 void ctrl_add(int pe, size_t offset, uint64_t v, const char *call);
-// Stores `n` bytes of `src` at data_offset of PE pe's control segment, then adds v to the word at
-// count_offset there with release order (a data signal: one message to a PE on another host,
-// stores and an atomic add for a node-local one). Returns when `src` may be reused.
-void ctrl_put_add(int pe, size_t data_offset, const void *src, size_t n, size_t count_offset, uint64_t v,
-                  const char *call);
+// Stores `head_n` bytes of `head` and then `n` bytes of `src` at data_offset of PE pe's control
+// segment, then adds v to the word at count_offset there with release order (a data signal: one
+// message to a PE on another host, sent from both buffers without joining them here; stores and an
+// atomic add for a node-local one). Returns when `head` and `src` may be reused.
+void ctrl_put_add(int pe, size_t data_offset, const void *head, size_t head_n, const void *src, size_t n,
+                  size_t count_offset, uint64_t v, const char *call);
 
 // A network atomic (op: SYMMEM_NET_AMO_*, size 4 or 8) carried out here by the heap's memory kind
 // (host heap: the CPU's atomics; GPU heap: a system-scope atomic kernel), or with `host` by the

@@ -367,7 +367,6 @@ int symmem_init_thread(int requested, int *provided) {
   g.phase.store(1);
   core::set_world(g.my_pe, g.n_pes);
   teams::prepare_pool();
-  coll::prepare_net();
   core::after_init();
   return SYMMEM_SUCCESS;
 }

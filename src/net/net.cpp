@@ -159,17 +159,19 @@ status transport::signal_add(void *w, int pe, uint32_t region, uint64_t raddr, u
   return rc == 1 ? wait(w, req, pe, "a counting signal", call) : code_status(rc);
 }
 
-status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_raddr, const void *data, size_t len,
-                             uint64_t count_raddr, uint64_t v, const char *call) {
+status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_raddr, const void *head, size_t head_len,
+                             const void *data, size_t len, uint64_t count_raddr, uint64_t v, const char *call) {
   if (ops_.signal_put == nullptr) {  // the data complete at the target before the count goes
-    SYMMEM_TRY(put(w, pe, region, data_raddr, data, len, false, call));
+    if (head_len != 0) SYMMEM_TRY(put(w, pe, region, data_raddr, head, head_len, false, call));
+    SYMMEM_TRY(put(w, pe, region, data_raddr + head_len, data, len, false, call));
     SYMMEM_TRY(quiet(w, pe, call));
     return signal_add(w, pe, region, count_raddr, v, call);
   }
-  uint64_t hdr[3];
+  uint64_t hdr[SYMMEM_NET_DATA_SIGNAL_HDR] = {data_raddr, count_raddr, v};
   void *req = nullptr;
-  SYMMEM_TRY(signal_put_post(w, pe, hdr, data_raddr, data, len, count_raddr, v, &req, call));
-  return req != nullptr ? wait(w, req, pe, "a data signal", call) : ok_status;
+  const int rc = ops_.signal_put(w, pe, hdr, head, head_len, data, len, &req, call);
+  if (rc != 1) return code_status(rc);
+  return wait(w, req, pe, "a data signal", call);
 }
 
 status transport::signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_raddr, const void *data, size_t len,
@@ -177,7 +179,7 @@ status transport::signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_
   hdr[0] = data_raddr;
   hdr[1] = count_raddr;
   hdr[2] = v;
-  const int rc = ops_.signal_put(w, pe, hdr, data, len, req, call);
+  const int rc = ops_.signal_put(w, pe, hdr, nullptr, 0, data, len, req, call);
   if (rc == 1) return ok_status;
   *req = nullptr;
   return code_status(rc);

@@ -73,10 +73,15 @@ class transport {
   // Stores `len` bytes (at most SYMMEM_NET_DATA_SIGNAL_MAX) at data_raddr of PE pe's region, then
   // adds v to the word at count_raddr there (a data signal): one message, complete when it returns.
   status signal_put(void *w, int pe, uint32_t region, uint64_t data_raddr, const void *data, size_t len,
-                    uint64_t count_raddr, uint64_t v, const char *call);
-  // The same, posted (the plugin's own data signals only: has_signal_put): `hdr` (3 words, filled
-  // here) and `data` must stay until it completes; *req is then nullptr (complete already) or a
-  // request for wait_request.
+                    uint64_t count_raddr, uint64_t v, const char *call) {
+    return signal_put(w, pe, region, data_raddr, nullptr, 0, data, len, count_raddr, v, call);
+  }
+  // The same with `head_len` bytes of `head` before the data, sent without joining the two here.
+  status signal_put(void *w, int pe, uint32_t region, uint64_t data_raddr, const void *head, size_t head_len,
+                    const void *data, size_t len, uint64_t count_raddr, uint64_t v, const char *call);
+  // The same, posted (the plugin's own data signals only: has_signal_put): `hdr`
+  // (SYMMEM_NET_DATA_SIGNAL_HDR words, filled here) and `data` must stay until it completes; *req
+  // is then nullptr (complete already) or a request for wait_request.
   status signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_raddr, const void *data, size_t len,
                          uint64_t count_raddr, uint64_t v, void **req, const char *call);
   // Waits for a request that signal_put_post gave (`what` names the operation, for a wait that ends).

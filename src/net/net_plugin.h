@@ -38,12 +38,13 @@
 extern "C" {
 #endif
 
-#define SYMMEM_NET_ABI_VERSION 1u
+#define SYMMEM_NET_ABI_VERSION 2u
 #define SYMMEM_NET_ENTRY "symmem_net_plugin_create"
 #define SYMMEM_NET_KEY_MAX 256u        // bytes of a packed key, at most
 #define SYMMEM_NET_ADDRESS_MAX 4096u   // bytes of a worker address, at most
 #define SYMMEM_NET_REGION_SIGNALS 0u   // the control segment (see above)
 #define SYMMEM_NET_DATA_SIGNAL_MAX (256u << 10)  // bytes a data signal carries, at most
+#define SYMMEM_NET_DATA_SIGNAL_HDR 8u  // words of a data signal's header (signal_put)
 #define SYMMEM_NET_STAGED_BACKLOG (1u << 20)     // bytes of staged messages waiting to be sent (staged_backlog)
 
 enum symmem_net_amo {
@@ -144,13 +145,16 @@ typedef struct symmem_net_ops {
   // atomic add of the target's CPU, so it is atomic with the target's own CPU atomics on the word.
   // One message, no reply, no flush; completes when `msg` may be reused. NULL: the library uses amo.
   int (*signal_add)(void *worker, int pe, const uint64_t *msg, void **req, const char *call);
-  // A data signal: `len` bytes of `data` stored at address hdr[0], then hdr[2] added to the 8-byte
-  // word at hdr[1] (as for signal_add, with release order: a reader that sees the count sees the
-  // data). Both ranges inside memory PE pe registered. One message, no reply, no flush; completes
-  // when `hdr` and `data` may be reused. At most SYMMEM_NET_DATA_SIGNAL_MAX bytes. NULL: the
-  // library uses put, quiet and signal_add.
-  int (*signal_put)(void *worker, int pe, const uint64_t *hdr, const void *data, size_t len, void **req,
-                    const char *call);
+  // A data signal: `head_len` bytes of `head` followed by `len` bytes of `data`, stored as one range
+  // at address hdr[0], then hdr[2] added to the 8-byte word at hdr[1] (as for signal_add, with
+  // release order: a reader that sees the count sees the data). Both ranges inside memory PE pe
+  // registered. One message, no reply, no flush; completes when `hdr`, `head` and `data` may be
+  // reused. `hdr` has SYMMEM_NET_DATA_SIGNAL_HDR words: the plugin may keep what it needs until
+  // completion in the words past the third (a scatter list: the caller joins nothing). head may be
+  // NULL when head_len is 0. At most SYMMEM_NET_DATA_SIGNAL_MAX bytes in all. NULL: the library
+  // uses put, quiet and signal_add.
+  int (*signal_put)(void *worker, int pe, uint64_t *hdr, const void *head, size_t head_len, const void *data,
+                    size_t len, void **req, const char *call);
   // Staged operations, on staged memory of PE pe (symmem_net_host above): one message each, which
   // PE pe's host carries out through its stage_* callbacks when it progresses, and answers. At most
   // SYMMEM_NET_DATA_SIGNAL_MAX bytes. No key is involved.

@@ -142,14 +142,16 @@ int do_amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned si
 
 // One eager active message (the handler gets all of it at once): `header` and `payload` must stay
 // where they are until it completes (the library waits).
+// `datatype` iov: `payload` is a scatter list of `len` entries (which must stay too).
 int send_am(worker &wk, int pe, unsigned am_id, const void *header, size_t header_len, const void *payload, size_t len,
-            void **req, const char *what, const char *call) {
+            void **req, const char *what, const char *call, ucp_datatype_t datatype = ucp_dt_make_contig(1)) {
   worker_guard guard(wk);
   ucp_ep_h ep = endpoint(wk, pe, call);
   if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
   ucp_request_param_t rp{};
-  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_DATATYPE;
   rp.flags = UCP_AM_SEND_FLAG_EAGER;
+  rp.datatype = datatype;
   return posted(wk, ucp_am_send_nbx(ep, am_id, header, header_len, payload, len, &rp), req, pe, what, call);
 }
 
@@ -177,16 +179,24 @@ int do_signal_add(void *w, int pe, const uint64_t *msg, void **req, const char *
 }
 
 // The header (data address, count address, addend) travels as the active message's header and
-// the data as its payload, so nothing is copied here.
-int do_signal_put(void *w, int pe, const uint64_t *hdr, const void *data, size_t len, void **req, const char *call) {
+// the head and data as its payload, a scatter list kept in hdr[3..6] when there is a head: nothing
+// is copied here.
+int do_signal_put(void *w, int pe, uint64_t *hdr, const void *head, size_t head_len, const void *data, size_t len,
+                  void **req, const char *call) {
   worker &wk = *static_cast<worker *>(w);
-  if (hdr[1] % 8 != 0 || len > SYMMEM_NET_DATA_SIGNAL_MAX) {
+  if (hdr[1] % 8 != 0 || len > SYMMEM_NET_DATA_SIGNAL_MAX || head_len > SYMMEM_NET_DATA_SIGNAL_MAX - len) {
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call,
                   "a data signal of %zu bytes (at most %u) counting at %#llx (8-byte aligned) is not one this "
                   "transport sends",
-                  len, SYMMEM_NET_DATA_SIGNAL_MAX, static_cast<unsigned long long>(hdr[1]));
+                  head_len + len, SYMMEM_NET_DATA_SIGNAL_MAX, static_cast<unsigned long long>(hdr[1]));
   }
-  return send_am(wk, pe, signal_put_am_id, hdr, 3 * sizeof *hdr, data, len, req, "data signal", call);
+  if (head_len == 0) return send_am(wk, pe, signal_put_am_id, hdr, 3 * sizeof *hdr, data, len, req, "data signal", call);
+  static_assert(3 * sizeof(uint64_t) + 2 * sizeof(ucp_dt_iov_t) <= SYMMEM_NET_DATA_SIGNAL_HDR * sizeof(uint64_t));
+  auto *iov = reinterpret_cast<ucp_dt_iov_t *>(hdr + 3);
+  iov[0] = {const_cast<void *>(head), head_len};
+  iov[1] = {const_cast<void *>(data), len};
+  return send_am(wk, pe, signal_put_am_id, hdr, 3 * sizeof *hdr, iov, len != 0 ? 2 : 1, req, "data signal", call,
+                 ucp_dt_make_iov());
 }
 
 // True when [addr, addr + len) lies inside memory this PE registered.
