@@ -367,10 +367,11 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
   CK(cudaMalloc(&w, tn * sizeof(int)));
   CK(cudaMalloc(&errors, sizeof(int)));
   CK(cudaMemcpy(w, world.data(), tn * sizeof(int), cudaMemcpyHostToDevice));
-  // fcollect and reduce: LL up to 512 B per member for a warp, 2 KiB for a block, then barriers;
-  // broadcast: LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB for a block, then barriers.
-  const std::vector<size_t> sizes[] = {{1, 2, 128, 129, 256, 257, 512, 513}, {1, 2, 16, 17, 1024, 1025, 2048, 2049}, {2, 128},
-                                       {1, 3, 128, 129, 512, 513}};
+  // fcollect, alltoall and reduce: LL up to 16 B per member for one thread, 512 B for a warp, 2 KiB
+  // for a block, then barriers; broadcast: LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB
+  // for a block, then barriers.
+  const std::vector<size_t> sizes[] = {{1, 2, 4, 5, 128, 129, 256, 257, 512, 513}, {1, 2, 16, 17, 1024, 1025, 2048, 2049},
+                                       {2, 128}, {1, 3, 4, 5, 128, 129, 512, 513}};
   for (int kind = b_fcollect; kind <= b_reduce; ++kind) {
     for (size_t n : sizes[kind]) {
       for (int f = f_thread; f <= f_block; ++f) {

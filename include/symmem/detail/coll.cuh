@@ -177,9 +177,7 @@ __device__ __forceinline__ void alltoall_push(const symmem_device_team &t, T *de
 
 template <typename G>
 __device__ __forceinline__ void group_barrier(int team, const char *call) {
-  G::sync();
-  if (G::idx() == 0) team_barrier_core(team, call);
-  G::sync();
+  team_barrier_group<G>(team, call);
 }
 
 /* In place (dest overlaps src): each round reads a chunk of every member's source into registers,
@@ -234,9 +232,10 @@ __device__ __forceinline__ bool ll_common(int team, const symmem_device_team &t,
 template <typename G>
 __device__ __forceinline__ bool ll_fits(int team, const symmem_device_team &t, const void *dest, const void *src,
                                         size_t bytes) {
-  // Warps and blocks only: one thread polls word after word, and past a few words the barriers
-  // are cheaper (4 PEs, 512 B each: 100 us against 17; NVSHMEM keeps threads off LL too).
-  constexpr size_t limit = std::is_same<G, group_thread>::value ? 0
+  // One thread stores and polls every line itself: past two lines per member the barriers are
+  // cheaper (one H100, 4 PEs, alltoall 32-bit: 4 / 8 / 16 B per member 6.1 / 4.9 / 7.5 us by LL
+  // against 7.9 / 7.5 / 7.3 for NVSHMEM; 32 / 64 B 10.9 / 19.1 us by LL, 8.4 / 8.5 by barriers).
+  constexpr size_t limit = std::is_same<G, group_thread>::value ? SYMMEM_DEVICE_LL_THREAD_BYTES
                            : std::is_same<G, group_warp>::value ? SYMMEM_DEVICE_LL_WARP_BYTES
                                                                 : SYMMEM_DEVICE_LL_BYTES;
   return bytes <= limit && ll_common(team, t, dest, src, bytes);
@@ -380,7 +379,8 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
   auto member_of = [&](size_t q) { return (t.my_index + t.size - 1 - (int)(q / lines)) % t.size; };
   // Four lines at a time: eight made every warp and block figure at 4 PEs slower (a block's 2 KiB
   // per member 3.5 -> 4.1 us, a warp's 512 B 5.6 -> 5.9 us), as eight and sixteen 8-byte words did.
-  ll_receive<G, 4>(
+  // One thread takes eight: the lines of 4 members' 16 bytes in one batch.
+  ll_receive<G, std::is_same<G, group_thread>::value ? 8 : 4>(
       "fcollect", out, (size_t)(t.size - 1) * lines, flag,
       [&](size_t q) { return mine + (size_t)member_of(q) * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + 2 * (q % lines); },
       [&](size_t q) { return (size_t)member_of(q) * words + 2 * (q % lines); },

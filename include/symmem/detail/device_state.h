@@ -20,6 +20,9 @@ extern "C" {
  * them all into one module with 64 KiB of constant memory. */
 #define SYMMEM_DEVICE_MAX_PES 256
 #define SYMMEM_DEVICE_SYNC_ROUNDS 32 /* dissemination rounds: 2^32 PEs */
+#ifndef SYMMEM_DEVICE_SYNC_DIRECT /* a test builds with 2, to run the log2(n) rounds on few PEs */
+#define SYMMEM_DEVICE_SYNC_DIRECT 8 /* teams up to this size (at most 8): a one-round barrier (device.cuh) */
+#endif
 /* Teams kernels can name (NVSHMEM's nvshmem_team_t is an index into this table): 0 world, 1 shared,
  * 2 node, 3 same-local-rank-across-nodes; split teams take free indices agreed over their parent. */
 #define SYMMEM_DEVICE_MAX_TEAMS 64
@@ -33,11 +36,12 @@ extern "C" {
  * SYMMEM_DEVICE_LL_TEAMS) go without barriers (coll.cuh, fcollect_ll): each member stores its
  * block, 4 bytes of data and the call's 4-byte flag per 8-byte word (two words to a 16-byte line),
  * into a slot of its own in every member's LL area, two areas per team used by turns. Up to
- * SYMMEM_DEVICE_LL_BYTES per member for a block, SYMMEM_DEVICE_LL_WARP_BYTES for a warp, and
- * SYMMEM_DEVICE_LL_MEMBERS members. */
+ * SYMMEM_DEVICE_LL_BYTES per member for a block, SYMMEM_DEVICE_LL_WARP_BYTES for a warp,
+ * SYMMEM_DEVICE_LL_THREAD_BYTES for one thread, and SYMMEM_DEVICE_LL_MEMBERS members. */
 #define SYMMEM_DEVICE_LL_TEAMS 3
 #define SYMMEM_DEVICE_LL_BYTES 2048
 #define SYMMEM_DEVICE_LL_WARP_BYTES 512
+#define SYMMEM_DEVICE_LL_THREAD_BYTES 16
 #define SYMMEM_DEVICE_LL_MEMBERS 32
 #define SYMMEM_DEVICE_LL_SLOT_BYTES (SYMMEM_DEVICE_LL_BYTES * 2)
 #define SYMMEM_DEVICE_LL_TEAM_BYTES (2 * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES)
@@ -94,15 +98,17 @@ typedef struct symmem_device_state {
 /* The device sync area: one per PE, at heap_base + sync_offset (the first allocation of the heap,
  * so the same offset on every PE). Written only by device code and the runtime's stream kernels.
  * Dissemination barrier (Hensgen, Finkel & Manber 1988): in round k, PE i stores its epoch into
- * slot[k] of PE (i + 2^k) mod n and waits until its own slot[k] holds at least that epoch. Epochs
- * only grow, so a slot needs no reset and no double buffering. */
+ * slot[k] of PE (i + 2^k) mod n and waits until its own slot[k] holds at least that epoch; teams of
+ * up to SYMMEM_DEVICE_SYNC_DIRECT members take one round of radix n instead, PE i storing into word
+ * j - 1 of slot[0] of PE (i + j) mod n for every j (device.cuh, dissemination). Epochs only grow,
+ * so a slot needs no reset and no double buffering. */
 typedef struct symmem_device_team_sync {
   uint64_t barrier_epoch; /* barriers this PE has entered on the team, device and on-stream alike */
   uint64_t ll_calls;      /* LL fcollects this PE has made on the team (device_state.h above) */
   uint64_t bc_calls;      /* LL broadcasts this PE has made on the team */
   uint64_t bc_offset;     /* where the next one goes in the team's broadcast area (bytes) */
   uint64_t pad0[4];
-  uint64_t slot[SYMMEM_DEVICE_SYNC_ROUNDS][8]; /* [round][0], one 64-byte line each */
+  uint64_t slot[SYMMEM_DEVICE_SYNC_ROUNDS][8]; /* [round][0], one 64-byte line each; [0][0..6] radix n */
 } symmem_device_team_sync;
 
 /* One per team index; `team_masks` holds this PE's used team indices while a split agrees on a
