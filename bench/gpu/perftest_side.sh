@@ -7,7 +7,10 @@
 # env: TESTS ("device/coll/bcast_latency ..."; paths under PERFTEST_DIR without .cu/.cpp),
 #      NPS ("2 4"), ROUNDS (2; rounds alternate the two libraries), ARGS (perftest arguments),
 #      NVSHMEM_HOME (default:
-#      the nvidia.nvshmem Python package), MPI_INC (the folder holding mpi.h), OUT (results).
+#      the nvidia.nvshmem Python package), MPI_INC (the folder holding mpi.h), OUT (results),
+#      REUSE (1: keep programs already built in OUT and add to its CSV), LIBS ("nvshmem symmem":
+#      which to run), NVSHMEM_LABEL / SYMMEM_LABEL (their names in the CSV) and SYMMEM_ENV
+#      ("VAR=value ...": set for symmem's runs only), to compare settings in one call.
 # Writes $OUT/perf.csv (lib,np,round,test,figure,value,better) and prints perftest_cmp.py's table.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,6 +31,7 @@ build_one() {  # lib test
   local lib=$1 t=$2 src name
   src=$(ls "$pt/$t.cu" "$pt/$t.cpp" 2>/dev/null | head -1)
   name=$(basename "$t")
+  [ "${REUSE:-0}" = 1 ] && [ -x "$out/bin/$([ "$lib" = nvshmem ] && echo nv || echo sy)_$name" ] && return 0
   # Host programs (.cpp) include CUDA kernels' headers: nvcc compiles them as CUDA, from a copy
   # named .cu next to the original (its includes resolve as before).
   case $src in *.cpp) cp "$src" "${src%.cpp}.side_$lib.cu"; src=${src%.cpp}.side_$lib.cu ;; esac
@@ -50,7 +54,7 @@ export CUDA_MPS_PIPE_DIRECTORY=$mps_dir CUDA_MPS_LOG_DIRECTORY=$mps_dir
 nvidia-cuda-mps-control -d || echo "perftest_side: no MPS daemon; PEs share the GPU by time slices"
 trap 'echo quit | nvidia-cuda-mps-control >/dev/null 2>&1; rm -rf "$mps_dir"' EXIT
 
-echo "lib,np,round,test,figure,value,better" >"$out/perf.csv"
+[ "${REUSE:-0}" = 1 ] && [ -s "$out/perf.csv" ] || echo "lib,np,round,test,figure,value,better" >"$out/perf.csv"
 collect() {  # lib np round test log
   # Lines that other PEs' output cut into are left out (their value is not a number).
   awk -v l="$1" -v n="$2" -v r="$3" -v t="$4" '$1 == "&&&&" && $2 == "PERF" && NF == 5 &&
@@ -62,7 +66,7 @@ for np in ${NPS:-2 4}; do
   for r in $(seq 1 "${ROUNDS:-2}"); do
     for t in ${TESTS}; do
       name=$(basename "$t")
-      for lib in nvshmem symmem; do
+      for lib in ${LIBS:-nvshmem symmem}; do
         log="$out/log/${lib}_${name}_np${np}_r$r.log"
         if [ "$lib" = nvshmem ]; then
           [ -x "$out/bin/nv_$name" ] || continue
@@ -71,11 +75,13 @@ for np in ${NPS:-2 4}; do
             -x CUDA_MPS_LOG_DIRECTORY -x LD_LIBRARY_PATH "$out/bin/nv_$name" ${ARGS:-} >"$log" 2>&1
         else
           [ -x "$out/bin/sy_$name" ] || continue
-          "$sp/bin/symmem-run" -n "$np" --timeout 120 "$out/bin/sy_$name" ${ARGS:-} >"$log" 2>&1
+          env ${SYMMEM_ENV:-} "$sp/bin/symmem-run" -n "$np" --timeout 120 "$out/bin/sy_$name" ${ARGS:-} >"$log" 2>&1
         fi
         rc=$?
         [ $rc = 0 ] || echo "run failed (rc $rc): $lib $t np $np round $r: $(tail -2 "$log" | tr '\n' ' ')"
-        collect "$lib" "$np" "$r" "$name" "$log"
+        label=${NVSHMEM_LABEL:-nvshmem}
+        [ "$lib" = symmem ] && label=${SYMMEM_LABEL:-symmem}
+        collect "$label" "$np" "$r" "$name" "$log"
       done
     done
   done
