@@ -65,13 +65,15 @@ struct xchg_tag {
 // Slots are multiples of 8 bytes in 8-byte aligned areas: a block's data lands 8-byte aligned.
 static_assert(sizeof(xchg_tag) % 8 == 0);
 // A tag and its block (len bytes) into PE pe's control segment at `at`, adding 1 to the count at
-// count_off there: a block of up to 1 KiB joined to its tag in one contiguous message; a larger one
-// sent from where it is, the two as a scatter list (no copy of the block here). Scatter lists for
-// small blocks cost the first operations of another PE on this one 0.4 ms at the job's first
-// reduction (OSU's osu_oshm_atomics, first row: 10.1-10.9 us against 9.4-9.8 joined).
+// count_off there: a block of up to 8 KiB joined to its tag in one contiguous message; a larger one
+// sent from where it is, the two as a scatter list (no copy of the block here). Under CUBIC, 2
+// hosts x 1 PE, 3 rounds, OSU's osu_oshm_broadcast took 6.4-6.6 us at 8 KiB joined, 7.0 scattered;
+// 8.3-8.4 at 16 KiB joined, 8.0 scattered (fcollect 16-128 KiB: 0.3-2 us less scattered). Scatter
+// lists for small blocks also cost the first operations of another PE on this one 0.4 ms at the
+// job's first reduction (OSU's osu_oshm_atomics, first row: 10.1-10.9 us against 9.4-9.8 joined).
 void send_tagged(int pe, size_t at, const xchg_tag &tag, const void *block, size_t len, size_t count_off,
                  const char *call) {
-  constexpr size_t join_max = 1024;
+  constexpr size_t join_max = 8192;
   if (len <= join_max) {
     unsigned char msg[sizeof tag + join_max];
     std::memcpy(msg, &tag, sizeof tag);
@@ -218,10 +220,9 @@ status finish_check(deferred_check &d, const char *call) {
 
 status finish_all_checks(const char *call) {
   if (deferred_left.load(std::memory_order_acquire) == 0) return ok_status;
-  for (deferred_check &d : deferred) {  // usually one is pending: stop there, not after 64 locks
-    if (deferred_left.load(std::memory_order_acquire) == 0) break;
-    SYMMEM_TRY(finish_check(d, call));
-  }
+  // Every slot, though one is usually pending: stopping at the pending one made OSU's 8 KiB
+  // broadcast across two hosts slower, not faster (6.9-7.1 us against 6.4-6.6, 3 rounds each).
+  for (deferred_check &d : deferred) SYMMEM_TRY(finish_check(d, call));
   return ok_status;
 }
 
@@ -246,7 +247,7 @@ status exchange(group &gr, size_t len, const core::call_record &rec, Block block
   // The tag and one block, not the whole slot (a slot's worth of zeros, tens of KiB of new pages at
   // a thread's first exchange of each kind, kept its PE from progressing the network for 0.4-1 ms).
   // A small block is joined to the tag here (one contiguous message); a larger one goes from where
-  // it is, the two as a scatter list.
+  // it is, the two as a scatter list (send_tagged).
   for (int k = 1; k < gr.n; ++k) {
     const int j = (gr.me + k) % gr.n;
     send_tagged(gr.world(j), data_off + static_cast<size_t>(gr.me) * slot, tag, block_for(j), len, count_off, call);

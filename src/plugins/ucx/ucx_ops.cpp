@@ -149,9 +149,12 @@ int send_am(worker &wk, int pe, unsigned am_id, const void *header, size_t heade
   ucp_ep_h ep = endpoint(wk, pe, call);
   if (ep == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
   ucp_request_param_t rp{};
-  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_DATATYPE;
+  rp.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
   rp.flags = UCP_AM_SEND_FLAG_EAGER;
-  rp.datatype = datatype;
+  if (datatype != ucp_dt_make_contig(1)) {  // named only when it is not UCX's default (bytes)
+    rp.op_attr_mask |= UCP_OP_ATTR_FIELD_DATATYPE;
+    rp.datatype = datatype;
+  }
   return posted(wk, ucp_am_send_nbx(ep, am_id, header, header_len, payload, len, &rp), req, pe, what, call);
 }
 
