@@ -4,8 +4,11 @@
 // another host does not offer; these move the data with the runtime's put and get instead (to a
 // PE on another host: staged operations, carried out by its host) and synchronise with the team's
 // sync (the device barrier, through the proxy ring to other hosts):
-//   broadcast, fcollect, alltoall: each PE puts its contribution into every member's dest, quiet,
-//     team sync. A member's dest is complete when the sync returns.
+//   broadcast, fcollect, alltoall: team sync (every member has entered the call, so its dest may
+//     be written), each PE puts its contribution into every member's dest, quiet, team sync. A
+//     member's dest is complete when the second sync returns. Without the first, a member still
+//     writing its dest before the call (nvshmem_compat_test poisons it with a memset on the
+//     stream) could overwrite what a faster member had already put there.
 //   reduce, reducescatter: team sync (every source is ready); each PE gets every member's source
 //     (reducescatter: the slice it owns) into host memory and folds them in team order 0..n-1, so
 //     all members get bit-identical results; team sync (no member still reads a source, which
@@ -113,11 +116,13 @@ void collective_across_hosts(const coll_args &a, const symmem_device_team &t, si
   const size_t me = static_cast<size_t>(t.my_index);
   switch (a.kind) {
     case SYMMEM_COLL_BROADCAST:
+      team_sync(a.team);  // every member's dest may be written
       if (t.my_index == a.root)
         for (int i = 0; i < t.size; ++i) symmem_putmem_nbi(a.dest, a.source, bytes, member(t, (t.my_index + i) % t.size));
       team_sync(a.team);
       return;
     case SYMMEM_COLL_FCOLLECT:
+      team_sync(a.team);
       for (int i = 0; i < t.size; ++i) {
         const int j = (t.my_index + i) % t.size;
         symmem_putmem_nbi(dst + me * bytes, src, bytes, member(t, j));
@@ -125,6 +130,7 @@ void collective_across_hosts(const coll_args &a, const symmem_device_team &t, si
       team_sync(a.team);
       return;
     case SYMMEM_COLL_ALLTOALL:
+      team_sync(a.team);
       for (int i = 0; i < t.size; ++i) {
         const int j = (t.my_index + i) % t.size;
         symmem_putmem_nbi(dst + me * bytes, src + static_cast<size_t>(j) * bytes, bytes, member(t, j));
