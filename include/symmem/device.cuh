@@ -922,8 +922,9 @@ __device__ __forceinline__ void iget(T *dest, const T *source, ptrdiff_t dst, pt
  * hosts the barrier first completes the requests in the proxy ring (proxy.cuh). */
 __device__ __forceinline__ void barrier_all() { detail::barrier_core(); }
 __device__ __forceinline__ void sync_all() { detail::barrier_core(); }
-/* Every thread of the block (warp): the block's earlier stores are ordered before thread 0's
- * barrier by __syncthreads (__syncwarp) and the fence, which is cumulative. */
+/* Every thread of the block (warp): the group's earlier stores are ordered before the barrier's
+ * flags by __syncthreads (__syncwarp) and the flags' releases, which are cumulative
+ * (team_barrier_group). */
 __device__ __forceinline__ void barrier_all_block() { detail::team_barrier_group<detail::group_block>(0, "barrier"); }
 __device__ __forceinline__ void sync_all_block() { detail::team_barrier_group<detail::group_block>(0, "barrier"); }
 __device__ __forceinline__ void barrier_all_warp() { detail::team_barrier_group<detail::group_warp>(0, "barrier"); }

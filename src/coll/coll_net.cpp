@@ -64,25 +64,6 @@ struct xchg_tag {
 };
 // Slots are multiples of 8 bytes in 8-byte aligned areas: a block's data lands 8-byte aligned.
 static_assert(sizeof(xchg_tag) % 8 == 0);
-// A tag and its block (len bytes) into PE pe's control segment at `at`, adding 1 to the count at
-// count_off there: a block of up to 8 KiB joined to its tag in one contiguous message; a larger one
-// sent from where it is, the two as a scatter list (no copy of the block here). Under CUBIC, 2
-// hosts x 1 PE, 3 rounds, OSU's osu_oshm_broadcast took 6.4-6.6 us at 8 KiB joined, 7.0 scattered;
-// 8.3-8.4 at 16 KiB joined, 8.0 scattered (fcollect 16-128 KiB: 0.3-2 us less scattered). Scatter
-// lists for small blocks also cost the first operations of another PE on this one 0.4 ms at the
-// job's first reduction (OSU's osu_oshm_atomics, first row: 10.1-10.9 us against 9.4-9.8 joined).
-void send_tagged(int pe, size_t at, const xchg_tag &tag, const void *block, size_t len, size_t count_off,
-                 const char *call) {
-  constexpr size_t join_max = 8192;
-  if (len <= join_max) {
-    unsigned char msg[sizeof tag + join_max];
-    std::memcpy(msg, &tag, sizeof tag);
-    if (len != 0) std::memcpy(msg + sizeof tag, block, len);
-    core::ctrl_put_add(pe, at, nullptr, 0, msg, sizeof tag + len, count_off, 1, call);
-  } else {
-    core::ctrl_put_add(pe, at, &tag, sizeof tag, block, len, count_off, 1, call);
-  }
-}
 
 // The exchange area of a team, per parity: the world's own, or the team area's.
 size_t xchg_bytes(const teams::team &t) { return t.slot == 0 ? teams::world_xchg_bytes : teams::net_xchg_bytes; }
@@ -245,12 +226,12 @@ status exchange(group &gr, size_t len, const core::call_record &rec, Block block
   const size_t count_off = area_off + offsetof(teams::team_area, net_xchg_count) + p * sizeof(uint64_t);
   const xchg_tag tag{seq, rec};
   // The tag and one block, not the whole slot (a slot's worth of zeros, tens of KiB of new pages at
-  // a thread's first exchange of each kind, kept its PE from progressing the network for 0.4-1 ms).
-  // A small block is joined to the tag here (one contiguous message); a larger one goes from where
-  // it is, the two as a scatter list (send_tagged).
+  // a thread's first exchange of each kind, kept its PE from progressing the network for 0.4-1 ms),
+  // each from where it is (ctrl_put_add: to a PE on another host the transport joins small ones).
   for (int k = 1; k < gr.n; ++k) {
     const int j = (gr.me + k) % gr.n;
-    send_tagged(gr.world(j), data_off + static_cast<size_t>(gr.me) * slot, tag, block_for(j), len, count_off, call);
+    core::ctrl_put_add(gr.world(j), data_off + static_cast<size_t>(gr.me) * slot, &tag, sizeof tag,
+                       len != 0 ? block_for(j) : nullptr, len, count_off, 1, call);
   }
   t.net_xchg_expect[p] += static_cast<uint64_t>(gr.n - 1);
   if (defer) {
@@ -381,8 +362,8 @@ status broadcast_push(group &gr, void *dest, const void *src, size_t nbytes, int
       const char *chunk = len != 0 ? static_cast<const char *>(src) + chunk_at(s) : nullptr;
       const size_t off = slot_off(s);
       for (int j = 1; j < gr.n; ++j) {
-        send_tagged(gr.world((gr.me + j) % gr.n), off + offsetof(teams::net_ring_slot, seq), h, chunk, len,
-                    off + offsetof(teams::net_ring_slot, landed), call);
+        core::ctrl_put_add(gr.world((gr.me + j) % gr.n), off + offsetof(teams::net_ring_slot, seq), &h, sizeof h, chunk,
+                           len, off + offsetof(teams::net_ring_slot, landed), 1, call);
       }
     }
     if (update_root && dest != src) std::memmove(dest, src, nbytes);

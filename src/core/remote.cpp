@@ -801,7 +801,8 @@ void put_count(void *dest, const void *src, size_t n, int pe, size_t piece, size
   size_t posted = 0;
   while (n > 0) {
     const target t = resolve(d, std::min(n, piece), pe, call);
-    must(r.net->signal_put_post(r.worker, pe, hdr[posted], t.raddr, s, t.n, count_at, t.n, &req[posted], call), pe,
+    must(r.net->signal_put_post(r.worker, pe, hdr[posted], t.raddr, nullptr, 0, s, t.n, count_at, t.n, &req[posted],
+                                 call), pe,
          call);
     if (req[posted] != nullptr) ++posted;
     d += t.n;

@@ -167,19 +167,28 @@ status transport::signal_put(void *w, int pe, uint32_t region, uint64_t data_rad
     SYMMEM_TRY(quiet(w, pe, call));
     return signal_add(w, pe, region, count_raddr, v, call);
   }
-  uint64_t hdr[SYMMEM_NET_DATA_SIGNAL_HDR] = {data_raddr, count_raddr, v};
+  unsigned char joined[join_head_max + join_data_max];  // lives until the wait below: the message may be sent from it
+  if (head_len != 0 && head_len <= join_head_max && len <= join_data_max) {
+    std::memcpy(joined, head, head_len);
+    if (len != 0) std::memcpy(joined + head_len, data, len);
+    data = joined;
+    len += head_len;
+    head = nullptr;
+    head_len = 0;
+  }
+  uint64_t hdr[SYMMEM_NET_DATA_SIGNAL_HDR];
   void *req = nullptr;
-  const int rc = ops_.signal_put(w, pe, hdr, head, head_len, data, len, &req, call);
-  if (rc != 1) return code_status(rc);
-  return wait(w, req, pe, "a data signal", call);
+  SYMMEM_TRY(signal_put_post(w, pe, hdr, data_raddr, head, head_len, data, len, count_raddr, v, &req, call));
+  return req != nullptr ? wait(w, req, pe, "a data signal", call) : ok_status;
 }
 
-status transport::signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_raddr, const void *data, size_t len,
-                                  uint64_t count_raddr, uint64_t v, void **req, const char *call) {
+status transport::signal_put_post(void *w, int pe, uint64_t *hdr, uint64_t data_raddr, const void *head, size_t head_len,
+                                  const void *data, size_t len, uint64_t count_raddr, uint64_t v, void **req,
+                                  const char *call) {
   hdr[0] = data_raddr;
   hdr[1] = count_raddr;
   hdr[2] = v;
-  const int rc = ops_.signal_put(w, pe, hdr, nullptr, 0, data, len, req, call);
+  const int rc = ops_.signal_put(w, pe, hdr, head, head_len, data, len, req, call);
   if (rc == 1) return ok_status;
   *req = nullptr;
   return code_status(rc);
