@@ -71,7 +71,9 @@ int world_of(nvshmem_team_t team, int i) { return nvshmem_team_translate_pe(team
 
 void test_move(nvshmem_team_t team, int *src, int *dst, cudaStream_t st) {
   const int tn = nvshmem_team_n_pes(team), ti = nvshmem_team_my_pe(team);
-  for (size_t n : {size_t(1), size_t(37), size_t(70000)}) {  // 70000 ints: the grid path on stream
+  // 8 and 28 ints: one thread's blocks of 2 and 7 whole lines, pulled from the members together;
+  // 3000: a block's, 3 lines per thread; 70000 ints: the grid path on stream
+  for (size_t n : {size_t(1), size_t(8), size_t(28), size_t(37), size_t(3000), size_t(70000)}) {
     for (int kind = 0; kind < 3; ++kind) {
       for (int f = 0; f < n_forms; ++f) {
         ++round_no;
@@ -370,8 +372,8 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
   // fcollect, alltoall and reduce: LL up to 16 B per member for one thread, 512 B for a warp, 2 KiB
   // for a block, then barriers; broadcast: LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB
   // for a block, then barriers.
-  const std::vector<size_t> sizes[] = {{1, 2, 4, 5, 128, 129, 256, 257, 512, 513}, {1, 2, 16, 17, 1024, 1025, 2048, 2049},
-                                       {2, 128}, {1, 3, 4, 5, 128, 129, 512, 513}};
+  const std::vector<size_t> sizes[] = {{1, 2, 4, 5, 8, 28, 128, 129, 256, 257, 512, 513}, {1, 2, 16, 17, 1024, 1025, 2048, 2049},
+                                       {2, 128}, {1, 3, 4, 5, 8, 128, 129, 512, 513}};
   for (int kind = b_fcollect; kind <= b_reduce; ++kind) {
     for (size_t n : sizes[kind]) {
       for (int f = f_thread; f <= f_block; ++f) {

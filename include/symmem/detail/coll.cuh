@@ -61,34 +61,98 @@ __device__ __forceinline__ T combine(T a, T b) {
 
 
 /* ---- data phases: thread `tid` of `nth` cooperating threads ----------------------------------- */
+/* Whole 16-byte lines, each thread loading 8 before it stores them: a load stalls only the store
+ * that needs its value, so 8 loads are in flight at once where copy_bytes's loop (kept to 4 for the
+ * register budget of the point-to-point calls) has 4, and one thread of a pull is latency bound. */
+__device__ __forceinline__ void copy_lines8(int4 *d, const int4 *s, size_t lines, size_t tid, size_t nth) {
+  for (size_t i = tid; i < lines; i += 8 * nth) {
+    int4 v[8];
+#pragma unroll
+    for (int u = 0; u < 8; ++u)
+      if (i + u * nth < lines) v[u] = s[i + u * nth];
+#pragma unroll
+    for (int u = 0; u < 8; ++u)
+      if (i + u * nth < lines) d[i + u * nth] = v[u];
+  }
+}
+
+__device__ __forceinline__ bool lines_ok(const void *d, const void *s, size_t n) {
+  return ((((uintptr_t)d | (uintptr_t)s) | n) & 15) == 0;
+}
+
+/* One block of nb bytes per member: member j's copy of `block` (its address here) lands at
+ * dest + j*nb. Members are visited from this PE's right neighbour on, so the PEs do not all read
+ * the same member at once. Whole 16-byte lines go in batches of 8 loads per thread before their
+ * stores: with few lines per thread and member, 2 lines of 4 members at a time, so that the small
+ * blocks of all members are in flight together (one thread pulling 32 B from each of 4 members
+ * waits for one round of loads, not for eight one after another); with more, 8 lines of one
+ * member at a time. Measured on an H100 at 4 PEs, 1000 calls of NVSHMEM's perftests: a thread,
+ * warp or block with 2 lines per member and thread took 4.9-5.7 us instead of 6.1-7.4 by
+ * copy_bytes, member after member; 4 lines of a warp or block were 5.7 us either way against
+ * 6.2 by batches across members (a thread's 4 lines: 6.4 across members, 7.5 member after
+ * member); a walk of all (member, line) pairs as one sequence, 8 at a time, took 10.5 us there. */
+__device__ __forceinline__ void gather_blocks(const symmem_device_team &t, char *dest, const char *block, size_t nb,
+                                              size_t tid, size_t nth, const char *call) {
+  const size_t lines = nb / 16;
+  if (!lines_ok(dest, block, nb) || lines == 0) {
+    for (int k = 0; k < t.size; ++k) {
+      const int j = (t.my_index + k) % t.size;
+      copy_bytes(dest + (size_t)j * nb, peer(block, team_member(t, j), call), nb, tid, nth);
+    }
+  } else if (lines >= 4 * nth && (nth > 1 || lines >= 8)) {
+    for (int k = 0; k < t.size; ++k) {
+      const int j = (t.my_index + k) % t.size;
+      copy_lines8((int4 *)(dest + (size_t)j * nb), (const int4 *)peer(block, team_member(t, j), call), lines, tid, nth);
+    }
+  } else {
+    for (size_t l0 = tid; l0 < lines; l0 += 2 * nth) {
+      for (int k0 = 0; k0 < t.size; k0 += 4) {
+        const int4 *from[4];
+        int4 *to[4];
+#pragma unroll
+        for (int m = 0; m < 4; ++m) {
+          int j = t.my_index + k0 + m;
+          if (j >= t.size) j -= t.size;
+          from[m] = k0 + m < t.size ? (const int4 *)peer(block, team_member(t, j), call) : nullptr;
+          to[m] = (int4 *)(dest + (size_t)j * nb);
+        }
+        int4 v[8];
+#pragma unroll
+        for (int m = 0; m < 4; ++m)
+#pragma unroll
+          for (int r = 0; r < 2; ++r)
+            if (k0 + m < t.size && l0 + r * nth < lines) v[m * 2 + r] = from[m][l0 + r * nth];
+#pragma unroll
+        for (int m = 0; m < 4; ++m)
+#pragma unroll
+          for (int r = 0; r < 2; ++r)
+            if (k0 + m < t.size && l0 + r * nth < lines) to[m][l0 + r * nth] = v[m * 2 + r];
+      }
+    }
+  }
+}
+
 template <typename T>
 __device__ __forceinline__ void broadcast_data(const symmem_device_team &t, T *dest, const T *src, size_t n, int root,
                                                size_t tid, size_t nth) {
   if ((unsigned)root >= (unsigned)t.size) bad_target(src, root, "broadcast (root is not a member of the team)");
   const char *from = (const char *)peer(src, team_member(t, root), "broadcast");
-  copy_bytes((char *)dest, from, n * sizeof(T), tid, nth);
+  if (lines_ok(dest, from, n * sizeof(T))) copy_lines8((int4 *)dest, (const int4 *)from, n * sizeof(T) / 16, tid, nth);
+  else copy_bytes((char *)dest, from, n * sizeof(T), tid, nth);
 }
 
-/* Member j's block lands at dest + j*n; members are visited from this PE's right neighbour on, so
- * the PEs do not all read the same member at once. */
+/* Member j's block lands at dest + j*n. */
 template <typename T>
 __device__ __forceinline__ void fcollect_data(const symmem_device_team &t, T *dest, const T *src, size_t n,
                                               size_t tid, size_t nth) {
-  for (int k = 0; k < t.size; ++k) {
-    const int j = (t.my_index + k) % t.size;
-    copy_bytes((char *)(dest + (size_t)j * n), (const char *)peer(src, team_member(t, j), "fcollect"), n * sizeof(T),
-               tid, nth);
-  }
+  gather_blocks(t, (char *)dest, (const char *)src, n * sizeof(T), tid, nth, "fcollect");
 }
 
+/* Block i of member j's source (i: this PE's index) lands at dest + j*n. */
 template <typename T>
 __device__ __forceinline__ void alltoall_data(const symmem_device_team &t, T *dest, const T *src, size_t n,
                                               size_t tid, size_t nth) {
-  for (int k = 0; k < t.size; ++k) {
-    const int j = (t.my_index + k) % t.size;
-    const T *from = peer(src + (size_t)t.my_index * n, team_member(t, j), "alltoall");
-    copy_bytes((char *)(dest + (size_t)j * n), (const char *)from, n * sizeof(T), tid, nth);
-  }
+  gather_blocks(t, (char *)dest, (const char *)(src + (size_t)t.my_index * n), n * sizeof(T), tid, nth, "alltoall");
 }
 
 /* Element i of the reduction over the members' src[i], members in team order. */
