@@ -294,9 +294,8 @@ __device__ __forceinline__ void wait_epoch(const uint64_t *p, uint64_t epoch, bo
  * log2(n) (barrier_direct, the dissemination barrier of radix n, as NVSHMEM's block-scoped barrier
  * on peer-connected teams): thread j - 1 stores the epoch into word j - 1 of slot[0] of the member
  * j places to its right (j = 1 .. n - 1) and waits until its own slot[0]'s word j - 1 holds it. One
- * thread keeps radix 2: on one H100 under MPS, 1000 team syncs of one thread took 2.55 us each at 4
- * PEs by radix 2 and 2.95-4.21 us by one round (n - 1 stores and n - 1 waits in a row, with fences
- * or releases), where a warp's or block's round took 1.57-1.67 us (radix 2 by lane 0: 2.84). Each
+ * thread takes the same round on teams of 3 or 4 (barrier_direct_one), radix 2 on others: on one
+ * H100 under MPS a warp's or block's round took 1.57-1.67 us at 4 PEs (radix 2 by lane 0: 2.84). Each
  * word has one writer in either pattern (word 0 of slot[0] is distance 1 in both; slot[k][0] for k
  * >= 1 is radix 2's alone, words 1..6 of slot[0] radix n's), so barriers of different forms may
  * follow one another; but the members of one barrier must call it in the same form, as they must
@@ -477,11 +476,79 @@ __device__ __forceinline__ symmem_device_sync *sync_of(int pe) {
   return peer((symmem_device_sync *)(symmem_state_.heap_base + symmem_state_.sync_offset), pe, "barrier");
 }
 
+/* The one-round barrier by one thread on a team of 3 or 4: one fence, then the n - 1 words stored
+ * relaxed (a release pattern), then all n - 1 words of this PE's slot[0] polled together, two to a
+ * 16-byte load, then one fence (an acquire pattern). On one H100 under MPS, 1000 calls: team sync
+ * 2.11 us at 4 PEs against 2.60 by radix 2 (NVSHMEM 1.87), team barrier 2.09 against 2.61 (NVSHMEM
+ * 4.31); at 2 PEs radix 2 was faster (sync 1.50 against 1.60 us), and the same words waited for one
+ * by one, as tried before, were slower than radix 2 at 4 PEs too (2.95-4.21 us). Up to 4 members, so
+ * that two loads poll every word: with four, a kernel calling barrier_all took 42 registers after
+ * the device link, over NVSHMEM's 32 that the drop-in install test holds it to; with two, 32. */
+__device__ __forceinline__ bool words_reached(const uint64_t *w, int count, uint64_t epoch, bool gpu_scope) {
+  bool ok = true;
+#pragma unroll
+  for (int i = 0; i < 4; i += 2) {
+    if (i < count) {
+      uint64_t a, b;
+      if (gpu_scope) {
+        asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(w + i) : "memory");
+      } else {
+        asm volatile("ld.relaxed.sys.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(w + i) : "memory");
+      }
+      ok = ok && a >= epoch && (i + 1 >= count || b >= epoch);
+    }
+  }
+  return ok;
+}
+__device__ __forceinline__ void barrier_direct_one(symmem_device_team_sync *mine, const symmem_device_team &t,
+                                                   bool gpu_scope, uint64_t limit_ns, int pe) {
+  uint64_t *ep = &mine->barrier_epoch;
+  const uint64_t epoch = ld_relaxed(ep, true) + 1;
+  // Member i's words are at its heap base here + the offset of this PE's own (the same layout on
+  // every PE); a member not mapped is reported after the loop, which keeps the loop's registers
+  // few (a kernel calling barrier_all stays within NVSHMEM's 32).
+  const uint64_t off = (uint64_t)&mine->slot[0][0] - base_of(pe);
+  int missing = -1;
+  fence_scope(gpu_scope);
+  for (int j = 1, to = t.my_index + 1; j < t.size; ++j, ++to) {
+    if (to == t.size) to = 0;
+    const int m = team_member(t, to);
+    const uint64_t b = base_of(m);
+    if (b == 0) {
+      missing = m;
+      break;
+    }
+    uint64_t *w = (uint64_t *)(b + off) + (j - 1);
+    if (gpu_scope) {
+      asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(w), "l"(epoch) : "memory");
+    } else {
+      asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(w), "l"(epoch) : "memory");
+    }
+  }
+  if (missing >= 0) bad_target(mine, missing, "barrier");
+  const int n = t.size;
+  const uint64_t *words = &mine->slot[0][0];
+  uint64_t start = 0;
+  for (uint32_t turns = 1; !words_reached(words, n - 1, epoch, gpu_scope); ++turns) {
+    if (limit_ns != 0 && (turns & 1023u) == 0) {
+      const uint64_t now = globaltimer();
+      if (start == 0) start = now;
+      else if (now - start > limit_ns)
+        for (int i = 0; i < n - 1; ++i)
+          wait_epoch(words + i, epoch, gpu_scope, limit_ns, pe);  // names the first word still missing
+    }
+  }
+  fence_scope(gpu_scope);
+  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(ep), "l"(epoch) : "memory");
+}
+
 /* The dissemination barrier of a team over its slot of every member's sync area. */
 __device__ __forceinline__ void team_barrier_core(int team, const char *call) {
   const symmem_device_state &s = symmem_state_;
   const symmem_device_team t = team_of(team, call);
   if (s.proxy_ring != 0) return remote_barrier(team, t);  // some PE is on another host
+  if (t.size >= 3 && t.size <= 4 && t.size <= SYMMEM_DEVICE_SYNC_DIRECT)
+    return barrier_direct_one(&sync_of(s.my_pe)->team[team], t, s.gpu_scope_ok != 0, s.spin_limit_ns, s.my_pe);
   detail::dissemination(&sync_of(s.my_pe)->team[team], t.my_index, t.size, s.gpu_scope_ok != 0, s.spin_limit_ns,
                         s.my_pe, [team, t](int i) { return &sync_of(team_member(t, i))->team[team]; });
 }
