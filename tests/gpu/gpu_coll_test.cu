@@ -369,8 +369,9 @@ void test_back_to_back(nvshmem_team_t team, int *src, int *dst, cudaStream_t st)
   CK(cudaMalloc(&w, tn * sizeof(int)));
   CK(cudaMalloc(&errors, sizeof(int)));
   CK(cudaMemcpy(w, world.data(), tn * sizeof(int), cudaMemcpyHostToDevice));
-  // fcollect, alltoall and reduce: LL up to 16 B per member for one thread, 512 B for a warp (for
-  // fcollect and alltoall also 1 KiB from all other members together), 2 KiB for a block, then
+  // fcollect, alltoall and reduce: LL up to 16 B per member for one thread (fcollect and alltoall:
+  // 8 B on teams of 3 or 4), 512 B for a warp (fcollect and alltoall: also 1 KiB from all other
+  // members together), 2 KiB for a block, then
   // barriers; broadcast: LL up to 64 B for one thread, 4 KiB for a warp, 8 KiB
   // for a block, then barriers.
   const std::vector<size_t> sizes[] = {{1, 2, 4, 5, 8, 28, 128, 129, 256, 257, 512, 513}, {1, 2, 16, 17, 1024, 1025, 2048, 2049},

@@ -308,11 +308,15 @@ __device__ __forceinline__ bool ll_fits(int team, const symmem_device_team &t, c
 /* fcollect and alltoall: a warp's lanes also poll every line of every other member, so past 1 KiB
  * from all of them together the barriers (and the pull of gather_blocks) win: on one H100, 1000
  * calls, a warp's fcollect of 512 B per member took 5.8 us by LL at 4 PEs, where 1 KiB per member
- * by barriers took 4.8-5.2 (NVSHMEM 4.5-5.6), and 2.5-2.7 us by LL at 2 PEs. */
+ * by barriers took 4.8-5.2 (NVSHMEM 4.5-5.6), and 2.5-2.7 us by LL at 2 PEs. One thread stops at
+ * 8 B per member: since its barrier takes one round (teams of 3 or 4), its alltoall of 32 B per
+ * member by the barriers took 5.0 us at 4 PEs, and of 16 B by LL 7.0 (8 B by LL 5.2; NVSHMEM
+ * 5.8-6.2 for all three); fcollect 5.4 against 6.6. */
 template <typename G>
 __device__ __forceinline__ bool ll_move_fits(int team, const symmem_device_team &t, const void *dest, const void *src,
                                              size_t bytes) {
   if (std::is_same<G, group_warp>::value && bytes * (size_t)(t.size - 1) > 1024) return false;
+  if (std::is_same<G, group_thread>::value && bytes > 8 && t.size >= 3 && t.size <= 4) return false;
   return ll_fits<G>(team, t, dest, src, bytes);
 }
 
