@@ -484,6 +484,9 @@ __device__ __forceinline__ symmem_device_sync *sync_of(int pe) {
  * by one, as tried before, were slower than radix 2 at 4 PEs too (2.95-4.21 us). Up to 4 members, so
  * that two loads poll every word: with four, a kernel calling barrier_all took 42 registers after
  * the device link, over NVSHMEM's 32 that the drop-in install test holds it to; with two, 32. */
+/* Whether one thread's barrier on a team of n takes barrier_direct_one (else radix 2). A macro: the
+ * same test through an inline function took the kernel calling barrier_all to 34 registers. */
+#define SYMMEM_DEVICE_ONE_ROUND_THREAD(n) ((n) >= 3 && (n) <= 4 && (n) <= SYMMEM_DEVICE_SYNC_DIRECT)
 __device__ __forceinline__ bool words_reached(const uint64_t *w, int count, uint64_t epoch, bool gpu_scope) {
   bool ok = true;
 #pragma unroll
@@ -547,7 +550,7 @@ __device__ __forceinline__ void team_barrier_core(int team, const char *call) {
   const symmem_device_state &s = symmem_state_;
   const symmem_device_team t = team_of(team, call);
   if (s.proxy_ring != 0) return remote_barrier(team, t);  // some PE is on another host
-  if (t.size >= 3 && t.size <= 4 && t.size <= SYMMEM_DEVICE_SYNC_DIRECT)
+  if (SYMMEM_DEVICE_ONE_ROUND_THREAD(t.size))
     return barrier_direct_one(&sync_of(s.my_pe)->team[team], t, s.gpu_scope_ok != 0, s.spin_limit_ns, s.my_pe);
   detail::dissemination(&sync_of(s.my_pe)->team[team], t.my_index, t.size, s.gpu_scope_ok != 0, s.spin_limit_ns,
                         s.my_pe, [team, t](int i) { return &sync_of(team_member(t, i))->team[team]; });

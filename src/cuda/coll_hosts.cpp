@@ -114,15 +114,14 @@ void collective_across_hosts(const coll_args &a, const symmem_device_team &t, si
   char *dst = static_cast<char *>(a.dest);
   const char *src = static_cast<const char *>(a.source);
   const size_t me = static_cast<size_t>(t.my_index);
+  team_sync(a.team);  // every member has entered: its dest may be written, its source is ready
   switch (a.kind) {
     case SYMMEM_COLL_BROADCAST:
-      team_sync(a.team);  // every member's dest may be written
       if (t.my_index == a.root)
         for (int i = 0; i < t.size; ++i) symmem_putmem_nbi(a.dest, a.source, bytes, member(t, (t.my_index + i) % t.size));
       team_sync(a.team);
       return;
     case SYMMEM_COLL_FCOLLECT:
-      team_sync(a.team);
       for (int i = 0; i < t.size; ++i) {
         const int j = (t.my_index + i) % t.size;
         symmem_putmem_nbi(dst + me * bytes, src, bytes, member(t, j));
@@ -130,7 +129,6 @@ void collective_across_hosts(const coll_args &a, const symmem_device_team &t, si
       team_sync(a.team);
       return;
     case SYMMEM_COLL_ALLTOALL:
-      team_sync(a.team);
       for (int i = 0; i < t.size; ++i) {
         const int j = (t.my_index + i) % t.size;
         symmem_putmem_nbi(dst + me * bytes, src + static_cast<size_t>(j) * bytes, bytes, member(t, j));
@@ -139,12 +137,11 @@ void collective_across_hosts(const coll_args &a, const symmem_device_team &t, si
       return;
     default: break;
   }
-  // Reductions: every source complete, then each PE folds its result in host memory.
+  // Reductions: each PE folds its result in host memory.
   const fold_fn f = fold_of(a.dtype);
   const bool scatter = a.kind == SYMMEM_COLL_REDUCESCATTER;
   const size_t from = scatter ? me * bytes : 0;  // where this PE's part lies in each source
   std::vector<unsigned char> acc(bytes), in(bytes);
-  team_sync(a.team);
   if (bytes != 0) {
     symmem_getmem(acc.data(), src + from, bytes, member(t, 0));
     for (int i = 1; i < t.size; ++i) {

@@ -80,6 +80,12 @@ __device__ __forceinline__ bool lines_ok(const void *d, const void *s, size_t n)
   return ((((uintptr_t)d | (uintptr_t)s) | n) & 15) == 0;
 }
 
+/* n bytes by 8 lines per thread where both ends and n allow whole lines, else by copy_bytes. */
+__device__ __forceinline__ void copy_block(char *d, const char *s, size_t n, size_t tid, size_t nth) {
+  if (lines_ok(d, s, n)) copy_lines8((int4 *)d, (const int4 *)s, n / 16, tid, nth);
+  else copy_bytes(d, s, n, tid, nth);
+}
+
 /* One block of nb bytes per member: member j's copy of `block` (its address here) lands at
  * dest + j*nb. Members are visited from this PE's right neighbour on, so the PEs do not all read
  * the same member at once. Whole 16-byte lines go in batches of 8 loads per thread before their
@@ -94,15 +100,10 @@ __device__ __forceinline__ bool lines_ok(const void *d, const void *s, size_t n)
 __device__ __forceinline__ void gather_blocks(const symmem_device_team &t, char *dest, const char *block, size_t nb,
                                               size_t tid, size_t nth, const char *call) {
   const size_t lines = nb / 16;
-  if (!lines_ok(dest, block, nb) || lines == 0) {
+  if (!lines_ok(dest, block, nb) || lines == 0 || (lines >= 4 * nth && (nth > 1 || lines >= 8))) {
     for (int k = 0; k < t.size; ++k) {
       const int j = (t.my_index + k) % t.size;
-      copy_bytes(dest + (size_t)j * nb, peer(block, team_member(t, j), call), nb, tid, nth);
-    }
-  } else if (lines >= 4 * nth && (nth > 1 || lines >= 8)) {
-    for (int k = 0; k < t.size; ++k) {
-      const int j = (t.my_index + k) % t.size;
-      copy_lines8((int4 *)(dest + (size_t)j * nb), (const int4 *)peer(block, team_member(t, j), call), lines, tid, nth);
+      copy_block(dest + (size_t)j * nb, peer(block, team_member(t, j), call), nb, tid, nth);
     }
   } else {
     for (size_t l0 = tid; l0 < lines; l0 += 2 * nth) {
@@ -136,9 +137,7 @@ template <typename T>
 __device__ __forceinline__ void broadcast_data(const symmem_device_team &t, T *dest, const T *src, size_t n, int root,
                                                size_t tid, size_t nth) {
   if ((unsigned)root >= (unsigned)t.size) bad_target(src, root, "broadcast (root is not a member of the team)");
-  const char *from = (const char *)peer(src, team_member(t, root), "broadcast");
-  if (lines_ok(dest, from, n * sizeof(T))) copy_lines8((int4 *)dest, (const int4 *)from, n * sizeof(T) / 16, tid, nth);
-  else copy_bytes((char *)dest, from, n * sizeof(T), tid, nth);
+  copy_block((char *)dest, (const char *)peer(src, team_member(t, root), "broadcast"), n * sizeof(T), tid, nth);
 }
 
 /* Member j's block lands at dest + j*n. */
@@ -309,14 +308,14 @@ __device__ __forceinline__ bool ll_fits(int team, const symmem_device_team &t, c
  * from all of them together the barriers (and the pull of gather_blocks) win: on one H100, 1000
  * calls, a warp's fcollect of 512 B per member took 5.8 us by LL at 4 PEs, where 1 KiB per member
  * by barriers took 4.8-5.2 (NVSHMEM 4.5-5.6), and 2.5-2.7 us by LL at 2 PEs. One thread stops at
- * 8 B per member: since its barrier takes one round (teams of 3 or 4), its alltoall of 32 B per
- * member by the barriers took 5.0 us at 4 PEs, and of 16 B by LL 7.0 (8 B by LL 5.2; NVSHMEM
- * 5.8-6.2 for all three); fcollect 5.4 against 6.6. */
+ * 8 B per member where its barrier takes one round (SYMMEM_DEVICE_ONE_ROUND_THREAD): there its
+ * alltoall of 32 B per member by the barriers took 5.0 us at 4 PEs, and of 16 B by LL 7.0 (8 B by
+ * LL 5.2; NVSHMEM 5.8-6.2 for all three); fcollect 5.4 against 6.6. */
 template <typename G>
 __device__ __forceinline__ bool ll_move_fits(int team, const symmem_device_team &t, const void *dest, const void *src,
                                              size_t bytes) {
   if (std::is_same<G, group_warp>::value && bytes * (size_t)(t.size - 1) > 1024) return false;
-  if (std::is_same<G, group_thread>::value && bytes > 8 && t.size >= 3 && t.size <= 4) return false;
+  if (std::is_same<G, group_thread>::value && bytes > 8 && SYMMEM_DEVICE_ONE_ROUND_THREAD(t.size)) return false;
   return ll_fits<G>(team, t, dest, src, bytes);
 }
 
