@@ -428,28 +428,77 @@ __device__ __forceinline__ void ll_store(uint64_t *to, uint32_t flag, const uint
   }
 }
 
-/* alltoall takes the same path with `stride` = the block's words: member j gets src block j. */
+/* A group's count of its LL calls on a team (and the broadcast's offset), read at CTA scope, from
+ * L1 where the line is there: the group's previous call stored it before that call's closing sync,
+ * and a call by another block (or an earlier kernel) is ordered before this one by a grid sync or
+ * the kernel boundary, whose fences make the store visible to any load after them. At GPU scope
+ * the read was an L2 round trip at the head of every call (below). */
+__device__ __forceinline__ uint64_t ld_count(const uint64_t *p) {
+  uint64_t v;
+  asm volatile("ld.relaxed.cta.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
+/* fcollect and alltoall by LL (alltoall with `stride` = the block's words: member j gets src block
+ * j). A thread takes whole lines: it loads line l of the source once (fcollect) or of the first
+ * four members' blocks at once (alltoall), then stores it to every member, and its own copy into
+ * dest. On one H100, 4 PEs, 1000 calls of NVSHMEM's perftests (sizes as they print them: all
+ * members' bytes), against member after member with a GPU-scope count read and three syncs, in one
+ * run: a block's fcollect of 64 B-4 KiB 2.36-2.96 -> 2.02-2.64 us (NVSHMEM 2.31-4.56), a warp's
+ * of 16 B-1 KiB 2.88-3.60 -> 2.25-3.05 (NVSHMEM 3.33-8.22), a warp's alltoall 3.12-3.79 ->
+ * 2.53-3.38 (NVSHMEM 5.84-6.29). One thread's LL rows move by up to 1.5 us between builds of
+ * the same code (3.6-5.5 us; NVSHMEM 5.6-6.8). */
 template <typename G>
 __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &t, void *dest, const void *src,
                                             size_t bytes, size_t stride = 0) {
   const symmem_device_state &s = symmem_state_;
   uint64_t *calls = &sync_of(s.my_pe)->team[team].ll_calls;
-  const uint64_t call = ld_relaxed(calls, true) + 1;  // its parity picks the area
+  const uint64_t call = ld_count(calls) + 1;  // its parity picks the area
   const uint32_t flag = ll_flag(call);
-  G::sync();  // every thread has the count before the first one stores the next
+  G::sync();  // every thread has the count, so the next one may be stored; and the group's source is whole
+  if (G::idx() == 0) st_strong(calls, call, true);  // the group's next call reads it after the closing sync
   const size_t words = bytes / 4;
   /* Slot j of parity p of the team's area: member j's block. */
   const uint64_t area = s.heap_base + s.ll_offset + (uint64_t)team * SYMMEM_DEVICE_LL_TEAM_BYTES +
                         (call & 1) * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES;
   const uint32_t *in = (const uint32_t *)src;
-  for (int k = 1; k < t.size; ++k) {  // the right neighbour first, as the other collectives
-    const int j = (t.my_index + k) % t.size;
-    ll_store(peer((uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES), team_member(t, j), "fcollect"),
-             flag, in + (size_t)j * stride, words, G::idx(), G::size());
-  }
   uint32_t *out = (uint32_t *)dest;
-  const uint32_t *own = in + (size_t)t.my_index * stride;
-  for (size_t w = G::idx(); w < words; w += G::size()) out[(size_t)t.my_index * words + w] = own[w];
+  uint32_t *own_out = out + (size_t)t.my_index * words;
+  uint64_t *slot = (uint64_t *)(area + (uint64_t)t.my_index * SYMMEM_DEVICE_LL_SLOT_BYTES);
+  const uint64_t f = (uint64_t)flag << 32;
+  for (size_t l = G::idx(); l < ll_lines(words); l += G::size()) {
+    const size_t w = 2 * l;
+    const bool two = w + 1 < words;
+    if (stride == 0) {
+      const uint32_t a = in[w], b = two ? in[w + 1] : 0u;
+      for (int k = 1; k < t.size; ++k)  // the right neighbour first, as the other collectives
+        ll_line_store(peer(slot, team_member(t, (t.my_index + k) % t.size), "fcollect") + w, f | a, f | b);
+      own_out[w] = a;
+      if (two) own_out[w + 1] = b;
+      continue;
+    }
+    for (int k0 = 0; k0 < t.size; k0 += 4) {  // k: the member's distance to the right; 0 is this PE
+      uint32_t a[4], b[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        const size_t at = (size_t)((t.my_index + k0 + u) % t.size) * stride + w;
+        if (k0 + u < t.size) {
+          a[u] = in[at];
+          b[u] = two ? in[at + 1] : 0u;
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        if (k0 + u >= t.size) break;
+        if (k0 + u == 0) {
+          own_out[w] = a[u];
+          if (two) own_out[w + 1] = b[u];
+        } else {
+          ll_line_store(peer(slot, team_member(t, (t.my_index + k0 + u) % t.size), "alltoall") + w, f | a[u], f | b[u]);
+        }
+      }
+    }
+  }
   /* Every other member's lines, counted q = (k - 1) * lines + l from the left neighbour on (k: its
    * distance). */
   const uint64_t *mine = peer((const uint64_t *)area, s.my_pe, "fcollect");
@@ -463,9 +512,7 @@ __device__ __forceinline__ void fcollect_ll(int team, const symmem_device_team &
       [&](size_t q) { return mine + (size_t)member_of(q) * (SYMMEM_DEVICE_LL_SLOT_BYTES / 8) + 2 * (q % lines); },
       [&](size_t q) { return (size_t)member_of(q) * words + 2 * (q % lines); },
       [&](size_t q) { return 2 * (q % lines) + 1 < words; }, member_of);
-  G::sync();  // the group's words are read: the next call may count
-  if (G::idx() == 0) st_strong(calls, call, true);
-  G::sync();
+  G::sync();  // the group's dest is whole, and its next call reads the count stored above
 }
 
 /* reduce and reducescatter (up to SYMMEM_DEVICE_LL_BYTES of dest by a block, _WARP_BYTES by a
@@ -483,9 +530,10 @@ __device__ __forceinline__ void reduce_ll(int team, const symmem_device_team &t,
   constexpr int kMembers = 8;
   const symmem_device_state &s = symmem_state_;
   uint64_t *calls = &sync_of(s.my_pe)->team[team].ll_calls;
-  const uint64_t call = ld_relaxed(calls, true) + 1;  // its parity picks the area
+  const uint64_t call = ld_count(calls) + 1;  // its parity picks the area
   const uint32_t flag = ll_flag(call);
   G::sync();  // every thread has the count, and the group's source is whole
+  if (G::idx() == 0) st_strong(calls, call, true);  // read by the group's next call, after the closing sync
   const size_t words = bytes / 4;
   const uint64_t area = s.heap_base + s.ll_offset + (uint64_t)team * SYMMEM_DEVICE_LL_TEAM_BYTES +
                         (call & 1) * SYMMEM_DEVICE_LL_MEMBERS * SYMMEM_DEVICE_LL_SLOT_BYTES;
@@ -528,9 +576,7 @@ __device__ __forceinline__ void reduce_ll(int team, const symmem_device_team &t,
     out[2 * l] = (uint32_t)b;
     if (second) out[2 * l + 1] = (uint32_t)(b >> 32);
   }
-  G::sync();  // the group's lines are read: the next call may count
-  if (G::idx() == 0) st_strong(calls, call, true);
-  G::sync();
+  G::sync();  // the group's dest is whole, and its next call reads the count stored above
 }
 
 template <typename G>
@@ -538,13 +584,18 @@ __device__ __forceinline__ void broadcast_ll(int team, const symmem_device_team 
                                              size_t bytes, int root) {
   const symmem_device_state &s = symmem_state_;
   symmem_device_team_sync *mine = &sync_of(s.my_pe)->team[team];
-  const uint64_t call = ld_relaxed(&mine->bc_calls, true) + 1;
-  uint64_t off = ld_relaxed(&mine->bc_offset, true);
+  const uint64_t call = ld_count(&mine->bc_calls) + 1;
+  uint64_t off = ld_count(&mine->bc_offset);
   const uint32_t flag = ll_flag(call);
   const size_t words = bytes / 4;
   G::sync();  // the group's source is whole (a block's threads may have just written it)
   const size_t lines = ll_lines(words);
-  if (off + lines * 16 > SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES) {  // the same decision on every member
+  const bool wrap = off + lines * 16 > SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES;  // the same decision on every member
+  if (G::idx() == 0) {  // every thread has read the state (the sync above); the group's next call reads it after the closing sync
+    st_strong(&mine->bc_offset, (wrap ? 0 : off) + lines * 16, true);
+    st_strong(&mine->bc_calls, call, true);
+  }
+  if (wrap) {
     group_barrier<G>(team, "broadcast");
     off = 0;
   }
@@ -564,12 +615,7 @@ __device__ __forceinline__ void broadcast_ll(int team, const symmem_device_team 
         "broadcast", out, lines, flag, [&](size_t q) { return words_at + 2 * q; }, [](size_t q) { return 2 * q; },
         [&](size_t q) { return 2 * q + 1 < words; }, [&](size_t) { return root; });
   }
-  G::sync();  // every thread has read the state and its words
-  if (G::idx() == 0) {
-    st_strong(&mine->bc_offset, off + lines * 16, true);
-    st_strong(&mine->bc_calls, call, true);
-  }
-  G::sync();
+  G::sync();  // the group's dest is whole, and its next call reads the state stored above
 }
 
 __host__ __device__ __forceinline__ bool overlaps(const void *a, size_t an, const void *b, size_t bn) {
