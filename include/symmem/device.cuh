@@ -476,6 +476,10 @@ __device__ __forceinline__ symmem_device_sync *sync_of(int pe) {
   return peer((symmem_device_sync *)(symmem_state_.heap_base + symmem_state_.sync_offset), pe, "barrier");
 }
 
+/* Whether one thread's barrier on a team of n takes barrier_direct_one (else radix 2). A macro: the
+ * same test through an inline function took the kernel calling barrier_all to 34 registers. */
+#define SYMMEM_DEVICE_ONE_ROUND_THREAD(n) ((n) >= 3 && (n) <= 4 && (n) <= SYMMEM_DEVICE_SYNC_DIRECT)
+
 /* The one-round barrier by one thread on a team of 3 or 4: one fence, then the n - 1 words stored
  * relaxed (a release pattern), then all n - 1 words of this PE's slot[0] polled together, two to a
  * 16-byte load, then one fence (an acquire pattern). On one H100 under MPS, 1000 calls: team sync
@@ -484,9 +488,6 @@ __device__ __forceinline__ symmem_device_sync *sync_of(int pe) {
  * by one, as tried before, were slower than radix 2 at 4 PEs too (2.95-4.21 us). Up to 4 members, so
  * that two loads poll every word: with four, a kernel calling barrier_all took 42 registers after
  * the device link, over NVSHMEM's 32 that the drop-in install test holds it to; with two, 32. */
-/* Whether one thread's barrier on a team of n takes barrier_direct_one (else radix 2). A macro: the
- * same test through an inline function took the kernel calling barrier_all to 34 registers. */
-#define SYMMEM_DEVICE_ONE_ROUND_THREAD(n) ((n) >= 3 && (n) <= 4 && (n) <= SYMMEM_DEVICE_SYNC_DIRECT)
 __device__ __forceinline__ bool words_reached(const uint64_t *w, int count, uint64_t epoch, bool gpu_scope) {
   bool ok = true;
 #pragma unroll

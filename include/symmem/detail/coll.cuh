@@ -591,7 +591,7 @@ __device__ __forceinline__ void broadcast_ll(int team, const symmem_device_team 
   G::sync();  // the group's source is whole (a block's threads may have just written it)
   const size_t lines = ll_lines(words);
   const bool wrap = off + lines * 16 > SYMMEM_DEVICE_LL_BCAST_TEAM_BYTES;  // the same decision on every member
-  if (G::idx() == 0) {  // every thread has read the state (the sync above); the group's next call reads it after the closing sync
+  if (G::idx() == 0) {  // every thread has read the state; the group's next call reads it after the closing sync
     st_strong(&mine->bc_offset, (wrap ? 0 : off) + lines * 16, true);
     st_strong(&mine->bc_calls, call, true);
   }
