@@ -67,7 +67,7 @@ void wait_at_least(const std::atomic<uint64_t> &flag, uint64_t value, std::funct
   const bool yield_first = core::node_oversubscribed();  // give the core to the PE awaited
   while (flag.load(std::memory_order_acquire) < value) {
     if (yield_first) sched_yield();
-    w.pause();
+    w.pause(yield_first);
   }
 }
 

@@ -39,7 +39,7 @@ status aset_sync(group &gr, const char *call) {
       const bool yield_first = core::node_oversubscribed();  // give the core to the PE awaited
       while (mine.load(std::memory_order_acquire) < 1) {
         if (yield_first) sched_yield();
-        w.pause();
+        w.pause(yield_first);
       }
     }
     mine.fetch_sub(1, std::memory_order_acq_rel);

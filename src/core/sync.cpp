@@ -91,7 +91,7 @@ status sync_over_heap(uint64_t &lo, uint64_t &hi, const char *call) {
       const bool yield_first = node_oversubscribed();
       while (!slot_ready(in, epoch)) {
         if (yield_first) sched_yield();
-        w.pause();
+        w.pause(yield_first);
       }
     }
     lo = std::min(lo, std::atomic_ref<uint64_t>(in.lo).load(std::memory_order_relaxed));

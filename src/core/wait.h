@@ -56,13 +56,22 @@ class spin_wait {
   spin_wait(const char *call, std::function<std::string()> describe)
       : call_(call), describe_(std::move(describe)) {}
 
-  void pause() {
+  // One turn of the wait. `yielded`: the caller gave the core away in this turn, as loops do when
+  // the machine's PEs outnumber its CPUs. Each such turn may last a time slice when other programs
+  // hold the CPUs, so each one looks at the clock: counted as spin turns, 256 of them took a second
+  // under load, past the launcher's grace, and PEs waiting for one that had died were stopped by
+  // SIGTERM without saying why (fatal.die_in_barrier.contended).
+  void pause(bool yielded = false) {
     if (SYMMEM_UNLIKELY(g.remote)) {
       remote_progress();  // a PE that waits serves the network: remote puts and atomics land here
     }
     ++turns_;
     if (SYMMEM_LIKELY(turns_ < spin_limit_)) {
-      cpu_relax();
+      if (SYMMEM_UNLIKELY(yielded)) {
+        check();
+      } else {
+        cpu_relax();
+      }
       return;
     }
     give_up_core();

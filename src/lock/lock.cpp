@@ -111,7 +111,7 @@ void symmem_set_lock(long *lock) {
   const bool yield_first = core::node_oversubscribed();  // the holder may need this core
   while (serving_of(w.load(std::memory_order_acquire)) != ticket) {
     if (yield_first) sched_yield();
-    sw.pause();
+    sw.pause(yield_first);
   }
 }
 

@@ -141,7 +141,7 @@ uint64_t symmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
   const bool yield_first = core::node_oversubscribed();  // the sender may need this core
   while (!holds(v = word.load(std::memory_order_acquire), cmp, cmp_value, call)) {
     if (yield_first) sched_yield();
-    w.pause();
+    w.pause(yield_first);
   }
   return v;
 }

@@ -102,7 +102,7 @@ void wait_for(const void *ivars, size_t n, const char *call, F &&done) {
   const bool yield_first = core::node_oversubscribed();  // the writers may need this core
   while (!done()) {
     if (yield_first) sched_yield();
-    w.pause();
+    w.pause(yield_first);
   }
 }
 

@@ -95,7 +95,7 @@ void wait_flag(const core::sync_slot &in, uint64_t epoch, const team &t, int fro
   const bool yield_first = core::node_oversubscribed();
   while (!core::slot_ready(in, epoch)) {
     if (yield_first) sched_yield();
-    w.pause();
+    w.pause(yield_first);
   }
 }
 
