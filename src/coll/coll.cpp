@@ -64,10 +64,9 @@ void wait_at_least(const std::atomic<uint64_t> &flag, uint64_t value, std::funct
                    const char *call) {
   if (flag.load(std::memory_order_acquire) >= value) return;
   core::spin_wait w(call, std::move(describe));
-  const bool yield_first = core::node_oversubscribed();  // give the core to the PE awaited
+  w.yield_every_turn(core::node_oversubscribed());  // give the core to the PE awaited
   while (flag.load(std::memory_order_acquire) < value) {
-    if (yield_first) sched_yield();
-    w.pause(yield_first);
+    w.pause();
   }
 }
 

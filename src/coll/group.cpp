@@ -36,10 +36,9 @@ status aset_sync(group &gr, const char *call) {
       core::spin_wait w(call, [from] {
         return strfmt("PE %d%s to reach the same collective call (active set)", from, core::remote_note(from));
       });
-      const bool yield_first = core::node_oversubscribed();  // give the core to the PE awaited
+      w.yield_every_turn(core::node_oversubscribed());  // give the core to the PE awaited
       while (mine.load(std::memory_order_acquire) < 1) {
-        if (yield_first) sched_yield();
-        w.pause(yield_first);
+        w.pause();
       }
     }
     mine.fetch_sub(1, std::memory_order_acq_rel);

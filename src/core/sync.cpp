@@ -88,10 +88,9 @@ status sync_over_heap(uint64_t &lo, uint64_t &hi, const char *call) {
     if (!slot_ready(in, epoch)) {
       const int from = (me - dist + n) % n;
       spin_wait w(call, [from] { return strfmt("PE %d%s to reach the same collective call", from, remote_note(from)); });
-      const bool yield_first = node_oversubscribed();
+      w.yield_every_turn(node_oversubscribed());
       while (!slot_ready(in, epoch)) {
-        if (yield_first) sched_yield();
-        w.pause(yield_first);
+        w.pause();
       }
     }
     lo = std::min(lo, std::atomic_ref<uint64_t>(in.lo).load(std::memory_order_relaxed));

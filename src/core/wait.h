@@ -56,18 +56,24 @@ class spin_wait {
   spin_wait(const char *call, std::function<std::string()> describe)
       : call_(call), describe_(std::move(describe)) {}
 
-  // One turn of the wait. `yielded`: the caller gave the core away in this turn, as loops do when
-  // the machine's PEs outnumber its CPUs. Each such turn may last a time slice when other programs
-  // hold the CPUs, so each one looks at the clock: counted as spin turns, 256 of them took a second
-  // under load, past the launcher's grace, and PEs waiting for one that had died were stopped by
-  // SIGTERM without saying why (fatal.die_in_barrier.contended).
-  void pause(bool yielded = false) {
+  // Gives the core away on every turn from the first, not only past the spin: for waits whose PE
+  // awaited may need this core (the machine's PEs outnumber its CPUs: node_oversubscribed).
+  void yield_every_turn(bool on) { yield_every_ = on; }
+
+  // One turn of the wait. A turn that yields may last a time slice when other programs hold the
+  // CPUs, so each one looks at the clock: counted as spin turns, 256 of them took a second under
+  // load, past the launcher's grace, and PEs waiting for one that had died were stopped by SIGTERM
+  // without saying why (fatal.die_in_barrier.contended).
+  void pause() {
+    if (SYMMEM_UNLIKELY(yield_every_)) {
+      sched_yield();
+    }
     if (SYMMEM_UNLIKELY(g.remote)) {
       remote_progress();  // a PE that waits serves the network: remote puts and atomics land here
     }
     ++turns_;
     if (SYMMEM_LIKELY(turns_ < spin_limit_)) {
-      if (SYMMEM_UNLIKELY(yielded)) {
+      if (SYMMEM_UNLIKELY(yield_every_)) {
         check();
       } else {
         cpu_relax();
@@ -96,6 +102,7 @@ class spin_wait {
   std::function<std::string()> describe_;
   unsigned long turns_ = 0;
   unsigned long spin_limit_ = spin_turns;
+  bool yield_every_ = false;
   std::chrono::steady_clock::time_point start_{};
   std::chrono::steady_clock::time_point last_check_{};
 };

@@ -108,10 +108,9 @@ void symmem_set_lock(long *lock) {
   core::spin_wait sw(call, [lock, ticket] {
     return strfmt("the lock at %p (ticket %u) to be released by its holder", static_cast<void *>(lock), ticket);
   });
-  const bool yield_first = core::node_oversubscribed();  // the holder may need this core
+  sw.yield_every_turn(core::node_oversubscribed());  // the holder may need this core
   while (serving_of(w.load(std::memory_order_acquire)) != ticket) {
-    if (yield_first) sched_yield();
-    sw.pause(yield_first);
+    sw.pause();
   }
 }
 

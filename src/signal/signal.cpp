@@ -138,10 +138,9 @@ uint64_t symmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_valu
     return strfmt("the signal at %p to compare with %llu (it holds %llu)", static_cast<void *>(sig_addr),
                   static_cast<unsigned long long>(cmp_value), static_cast<unsigned long long>(*sig_addr));
   });
-  const bool yield_first = core::node_oversubscribed();  // the sender may need this core
+  w.yield_every_turn(core::node_oversubscribed());  // the sender may need this core
   while (!holds(v = word.load(std::memory_order_acquire), cmp, cmp_value, call)) {
-    if (yield_first) sched_yield();
-    w.pause(yield_first);
+    w.pause();
   }
   return v;
 }

@@ -99,10 +99,9 @@ void wait_for(const void *ivars, size_t n, const char *call, F &&done) {
   core::spin_wait w(call, [ivars, n] {
     return strfmt("the %zu variables at %p to meet the comparison", n, ivars);
   });
-  const bool yield_first = core::node_oversubscribed();  // the writers may need this core
+  w.yield_every_turn(core::node_oversubscribed());  // the writers may need this core
   while (!done()) {
-    if (yield_first) sched_yield();
-    w.pause(yield_first);
+    w.pause();
   }
 }
 

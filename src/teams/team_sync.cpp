@@ -92,10 +92,9 @@ void wait_flag(const core::sync_slot &in, uint64_t epoch, const team &t, int fro
   core::spin_wait w(call, [world, from] {
     return strfmt("PE %d%s (team PE %d) to reach the same collective call", world, core::remote_note(world), from);
   });
-  const bool yield_first = core::node_oversubscribed();
+  w.yield_every_turn(core::node_oversubscribed());
   while (!core::slot_ready(in, epoch)) {
-    if (yield_first) sched_yield();
-    w.pause(yield_first);
+    w.pause();
   }
 }
 
