@@ -6,6 +6,7 @@
 #include "core/proxy_exec.h"
 #include "core/remote.h"
 #include "core/state.h"
+#include "ctx/ctx.h"
 #include "net/net_plugin.h"
 #include "net/proxy.h"
 
@@ -56,7 +57,7 @@ class runtime_executor final : public net::proxy_executor {
 
  private:
   symmem_ctx_t ctx() {
-    if (SYMMEM_UNLIKELY(ctx_ == nullptr) && symmem_ctx_create(SYMMEM_CTX_PRIVATE, &ctx_) != SYMMEM_SUCCESS) {
+    if (SYMMEM_UNLIKELY(ctx_ == nullptr) && symmem::ctx::make_progressed(&ctx_) != SYMMEM_SUCCESS) {
       fatal("proxy", "cannot make the proxy's communication context: %s", last_error().c_str());
     }
     return ctx_;

@@ -80,6 +80,7 @@ struct remote_state {
   struct ctx_worker {
     void *w;
     bool shared;  // made for a shared context
+    bool progressed;  // for a private one that its thread progresses when idle (ctx::progressed_option)
     std::thread::id owner;
     bool locked() const { return shared && g.thread_level == SYMMEM_THREAD_MULTIPLE; }
   };
@@ -646,29 +647,33 @@ void remote_quiet(const char *call, symmem_ctx_s *ctx) {
 // on a context created after another was destroyed).
 constexpr size_t idle_workers_kept = 16;
 
-void *remote_worker_create(bool shared, const char *call) {
+void *remote_worker_create(bool shared, bool progressed, const char *call) {
   void *w = nullptr;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
-    auto it = std::find_if(r.idle_workers.begin(), r.idle_workers.end(),
-                           [shared](const remote_state::ctx_worker &cw) { return cw.shared == shared; });
+    auto it = std::find_if(r.idle_workers.begin(), r.idle_workers.end(), [=](const remote_state::ctx_worker &cw) {
+      return cw.shared == shared && cw.progressed == progressed;
+    });
     if (it != r.idle_workers.end()) {
       w = it->w;
       r.idle_workers.erase(it);
     }
   }
   const bool reused = w != nullptr;
-  if (!reused) must(r.net->create_worker(shared, w, call), -1, call);
+  if (!reused) must(r.net->create_worker(shared, progressed, w, call), -1, call);
   size_t n = 0;
   {
     std::lock_guard<std::mutex> lock(r.workers_mutex);
-    r.ctx_workers.push_back({w, shared, std::this_thread::get_id()});
+    r.ctx_workers.push_back({w, shared, progressed, std::this_thread::get_id()});
     n = r.ctx_workers.size();
     r.n_ctx_workers.store(n, std::memory_order_relaxed);
   }
   log(log_level::info, "%s: a context's network worker %s (%s; %zu context workers)", call,
       reused ? "taken from a destroyed context" : "made",
-      shared ? "shared context: locked when threads may use it at once" : "private context: no lock", n);
+      shared        ? "shared context: locked when threads may use it at once"
+      : progressed  ? "private context: no lock; small operations batched"
+                    : "private context: no lock",
+      n);
   return w;
 }
 

@@ -71,7 +71,7 @@ void remote_quiet(const char *call, symmem_ctx_s *ctx = nullptr);
 // Contexts' workers (ctx/ctx.cpp makes them on a context's first remote operation). shared: the
 // program's threads may use it at once (locked when it may); otherwise one thread at a time, and
 // no lock. Destroy after the last quiet. finalize completes every worker still alive.
-void *remote_worker_create(bool shared, const char *call);
+void *remote_worker_create(bool shared, bool progressed, const char *call);
 void remote_worker_destroy(void *worker);
 // Which transport is open: a worker made under an earlier one (before a finalize and a new init)
 // is gone. 0 while none is.

@@ -91,12 +91,19 @@ int make(symmem_team_t team, long options, symmem_ctx_t *out, const char *call) 
 
 namespace symmem::ctx {
 
+int make_progressed(symmem_ctx_t *out) {
+  const int rc = make(symmem_team_world, SYMMEM_CTX_PRIVATE, out, "ctx_create");
+  if (rc == SYMMEM_SUCCESS) (*out)->options |= progressed_option;
+  return rc;
+}
+
 void *net_worker(symmem_ctx_s *c, const char *call) {
   if (c == &default_ctx) return nullptr;
   if (void *w = live_worker(c)) return w;
   std::lock_guard<std::mutex> lock(ctx_mutex);  // once per context (a shared one may race here)
   if (void *w = live_worker(c)) return w;
-  void *w = core::remote_worker_create((c->options & SYMMEM_CTX_PRIVATE) == 0, call);
+  void *w = core::remote_worker_create((c->options & SYMMEM_CTX_PRIVATE) == 0, (c->options & progressed_option) != 0,
+                                       call);
   c->worker_gen = core::remote_generation();
   c->worker.store(w, std::memory_order_release);
   return w;

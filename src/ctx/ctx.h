@@ -38,6 +38,13 @@ inline int world_pe(symmem_ctx_t c, int pe) {
   return symmem_ctx_pe(c, pe);
 }
 
+// Not an option of the API: a private context whose one thread also progresses it whenever it
+// has nothing else to do (the GPU heap's proxy thread), so small operations on its worker may wait
+// in a batch (net_plugin.h, SYMMEM_NET_WORKER_PROGRESSED).
+constexpr long progressed_option = 1L << 40;
+// Makes such a context on the world team (as symmem_ctx_create with SYMMEM_CTX_PRIVATE).
+int make_progressed(symmem_ctx_t *out);
+
 // The network worker that carries context c's operations: nullptr for the default context (the
 // transport's default worker then); made on first use. Only on the miss path to remote PEs.
 void *net_worker(symmem_ctx_s *c, const char *call);

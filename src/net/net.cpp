@@ -273,8 +273,8 @@ std::vector<int> transport::unanswered(void *w, const std::vector<int> &pes, con
   return out;
 }
 
-status transport::create_worker(bool shared, void *&w, const char *call) {
-  return code_status(ops_.worker_create(ops_.ctx, shared ? 1 : 0, &w, call));
+status transport::create_worker(bool shared, bool progressed, void *&w, const char *call) {
+  return code_status(ops_.worker_create(ops_.ctx, (shared ? 1 : 0) | (progressed ? SYMMEM_NET_WORKER_PROGRESSED : 0), &w, call));
 }
 
 void transport::destroy_worker(void *w) { ops_.worker_destroy(ops_.ctx, w); }

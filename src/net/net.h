@@ -136,7 +136,7 @@ class transport {
   // From now on connections that break are peers ending their job (net_plugin.h).
   void closing() { ops_.closing(ops_.ctx); }
 
-  status create_worker(bool shared, void *&w, const char *call);
+  status create_worker(bool shared, bool progressed, void *&w, const char *call);
   void destroy_worker(void *w);
 
  private:

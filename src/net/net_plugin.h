@@ -22,7 +22,11 @@
 //
 // Workers: one per communication context (OpenSHMEM contexts). The default worker exists from
 // create on; worker_create makes more. A worker created `shared` may be used by several threads
-// at once; otherwise by one thread at a time (the library's contexts guarantee it).
+// at once; otherwise by one thread at a time (the library's contexts guarantee it). With
+// SYMMEM_NET_WORKER_PROGRESSED or'ed into `shared`, the one thread that uses the worker also
+// progresses it whenever it has nothing else to do (the GPU heap's proxy thread), so the plugin
+// may hold small operations back and send them together, as it may on the default worker, which
+// its progress thread serves. (A plugin that knows no such bit takes the worker for a shared one.)
 //
 // Rules: return SYMMEM_SUCCESS (0) or a negative SYMMEM_ERR_* code after reporting through
 // host->fail; 1 from an operation means "posted, not complete": *req is then set and must be
@@ -46,6 +50,7 @@ extern "C" {
 #define SYMMEM_NET_DATA_SIGNAL_MAX (256u << 10)  // bytes a data signal carries, at most
 #define SYMMEM_NET_DATA_SIGNAL_HDR 8u  // words of a data signal's header (signal_put)
 #define SYMMEM_NET_STAGED_BACKLOG (1u << 20)     // bytes of staged messages waiting to be sent (staged_backlog)
+#define SYMMEM_NET_WORKER_PROGRESSED 2           // worker_create: see "Workers" above
 
 enum symmem_net_amo {
   SYMMEM_NET_AMO_ADD = 0,

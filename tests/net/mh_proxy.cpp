@@ -9,6 +9,7 @@
 //   mh_proxy 0 exit             the runtime's proxy runs (as with a GPU heap across hosts) and the
 //                               program exits with status 3 without finalize: the exit must not
 //                               crash (the proxy thread kept progressing a closed network)
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -113,6 +114,54 @@ int main(int argc, char **argv) {
   g.size = 8;
   symmem::net::proxy::fetch(ring, g);
   CHECK(got == (static_cast<uint64_t>(me) << 40));
+  // A kernel's `p` calls to consecutive elements (4-byte swaps without fetch, the value in the
+  // request), from producers that interleave by warps of 32: the proxy's worker batches them and
+  // joins consecutive stores into one record (ucx_staged.cpp), so a store in the wrong place, a
+  // join across a gap, or one lost at a batch's edge shows as a wrong or poisoned element.
+  constexpr uint32_t poison = 0xdeadbeefu;
+  const size_t row = static_cast<size_t>(per) * 64 + 7;  // not a multiple of a warp
+  auto *prow = static_cast<uint32_t *>(symmem_malloc(2 * row * sizeof(uint32_t)));
+  for (size_t i = 0; i < 2 * row; ++i) prow[i] = poison;
+  symmem_barrier_all();
+  auto pval = [](int pe, size_t i) { return (static_cast<uint32_t>(pe) << 24) ^ static_cast<uint32_t>(i * 2654435761u); };
+  std::vector<std::thread> pthreads;
+  for (int t = 0; t < threads; ++t) {
+    pthreads.emplace_back([&, t] {
+      for (size_t base = static_cast<size_t>(t) * 32; base < row; base += threads * 32) {
+        for (size_t i = base; i < std::min(row, base + 32); ++i) {
+          if (i % 97 == 5) continue;  // gaps: the element stays poisoned
+          symmem_proxy_req pr = amo_req(to, &prow[i], SYMMEM_NET_AMO_SWAP, pval(me, i));
+          pr.size = 4;
+          symmem::net::proxy::post(ring, pr);
+        }
+      }
+      symmem::net::proxy::quiet(ring);
+    });
+  }
+  for (auto &p : pthreads) p.join();
+  // The same row again from one producer, backwards: consecutive requests that never continue
+  // each other, and the second half of the array, whose first element follows the row's last.
+  for (size_t i = 2 * row; i-- > row;) {
+    symmem_proxy_req pr = amo_req(to, &prow[i], SYMMEM_NET_AMO_SWAP, pval(me, i));
+    pr.size = 4;
+    symmem::net::proxy::post(ring, pr);
+  }
+  symmem::net::proxy::quiet(ring);
+  symmem_barrier_all();
+  size_t pwrong = 0;
+  {
+    const int pfrom = (me + n - n / 2) % n;
+    for (size_t i = 0; i < 2 * row; ++i) {
+      const uint32_t want = i < row && i % 97 == 5 ? poison : pval(pfrom, i);
+      if (prow[i] != want && pwrong++ < 5) {
+        std::fprintf(stderr, "PE %d: p element %zu from PE %d holds %#x, expected %#x\n", me, i, pfrom, prow[i], want);
+      }
+    }
+  }
+  CHECK(pwrong == 0);
+  symmem_barrier_all();
+  symmem_free(prow);
+
   // Barriers as a GPU kernel's device barrier makes them across hosts: a quiet through the ring,
   // then the epoch stored into the partner's word with a swap through it (posted, not fetched),
   // then a wait on this PE's own word, which only the partner's swap advances.

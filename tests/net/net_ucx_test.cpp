@@ -478,7 +478,7 @@ void test_staged() {
   uint64_t *counter = reinterpret_cast<uint64_t *>(sbuf + max - 64);
   staged_round(w, "default worker");
   void *w2 = nullptr;
-  MUST(tp->create_worker(false, w2, "ctx"));
+  MUST(tp->create_worker(false, false, w2, "ctx"));
   staged_round(w2, "second worker");
   counter[0] = counter[1] = 0;  // the largest put covered them
   barrier();

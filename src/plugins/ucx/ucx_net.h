@@ -6,6 +6,7 @@
 #include <ucp/api/ucp.h>
 
 #include <atomic>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -53,6 +54,9 @@ struct worker {
   bool shared = false;
   bool locked = false;
   bool is_default = false;  // the PE's default worker, which the progress thread serves
+  // Small staged puts and atomics wait in a batch (ucx_staged.cpp): the default worker, and one
+  // whose thread progresses it when idle (SYMMEM_NET_WORKER_PROGRESSED: the GPU heap's proxy).
+  bool batches = false;
   std::mutex lock;
   std::vector<ucp_ep_h> eps;  // per PE; nullptr unless remote
   std::unordered_map<uint64_t, cached_rkey> cache;
@@ -82,6 +86,7 @@ struct worker {
   size_t batch_len = 0;
   int batch_pe = -1;
   bool batch_stores = false;  // a put is in the batch (counted in staged_stores_to)
+  size_t batch_last = SIZE_MAX;  // where the batch's last record starts when it is a put, else SIZE_MAX
   // Non-blocking gets in the batch: where each one's bytes go, in order (their sum at most
   // plugin::batch_bytes); the owner answers with their bytes one after the other.
   std::vector<std::pair<void *, size_t>> batch_gets;

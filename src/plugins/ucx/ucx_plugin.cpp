@@ -102,7 +102,7 @@ int make_context(plugin &p) {
   return SYMMEM_SUCCESS;
 }
 
-int new_worker(plugin &p, bool shared, worker *&out, const char *call) {
+int new_worker(plugin &p, bool shared, bool progressed, worker *&out, const char *call) {
   auto wk = std::make_unique<worker>();
   wk->pl = &p;
   wk->shared = shared;
@@ -112,6 +112,7 @@ int new_worker(plugin &p, bool shared, worker *&out, const char *call) {
   // threads when it is shared and they may call at once. Either way our lock serialises them.
   const bool is_default = p.workers.empty();
   wk->is_default = is_default;
+  wk->batches = is_default || progressed;
   wk->locked = is_default || (shared && p.host.thread_multiple);
   wp.thread_mode = wk->locked ? UCS_THREAD_MODE_SERIALIZED : UCS_THREAD_MODE_SINGLE;
   ucs_status_t st = ucp_worker_create(p.ctx, &wp, &wk->w);
@@ -243,7 +244,7 @@ void do_route(void *ctx, int pe, char *text, size_t len) {
 int do_worker_create(void *ctx, int shared, void **out, const char *call) {
   plugin &p = *static_cast<plugin *>(ctx);
   worker *wk = nullptr;
-  int rc = new_worker(p, shared != 0, wk, call);
+  int rc = new_worker(p, (shared & ~SYMMEM_NET_WORKER_PROGRESSED) != 0, (shared & SYMMEM_NET_WORKER_PROGRESSED) != 0, wk, call);
   if (rc == SYMMEM_SUCCESS) rc = make_endpoints(*wk, call);
   if (rc != SYMMEM_SUCCESS) {
     if (wk != nullptr) {
@@ -473,7 +474,7 @@ SYMMEM_PLUGIN_EXPORT int symmem_net_plugin_create(const symmem_net_host *host, s
   p->failed = std::make_unique<std::atomic<int>[]>(static_cast<size_t>(host->n_pes));
   int rc = make_context(*p);
   worker *dw = nullptr;
-  if (rc == SYMMEM_SUCCESS) rc = new_worker(*p, true, dw, "init");
+  if (rc == SYMMEM_SUCCESS) rc = new_worker(*p, true, false, dw, "init");
   if (rc != SYMMEM_SUCCESS) {
     if (p->ctx != nullptr) ucp_cleanup(p->ctx);
     return rc;

@@ -22,10 +22,15 @@
 // the library. It is counted as one unanswered operation from its first put, so a quiet, a fence
 // (then a quiet), a get or a fetching atomic to the PE send and complete it. A put with nothing to
 // its PE unanswered goes at once, by itself: a lone put, or a flag after a quiet, is not held.
-// Only the default worker batches: the progress thread serves it, so a batch that a PE left there
-// when it went off to compute outside the library still goes. A context's worker has no such
-// thread (the program's own waits progress it), so its puts go one message each, as before: a
-// program that puts a flag on a context and then spins on its own memory is not left waiting.
+// A put that continues the batch's last put (its address right after that one's bytes) lengthens
+// that record instead of starting one: the stores of a GPU kernel's `p` to consecutive elements,
+// which reach here one request each through the proxy ring, travel and land as one copy per run.
+// The default worker batches, since the progress thread serves it: a batch that a PE left there
+// when it went off to compute outside the library still goes. So does the GPU heap's proxy
+// worker (SYMMEM_NET_WORKER_PROGRESSED), which the proxy thread progresses whenever its ring is
+// empty. Another context's worker has no such thread (the program's own waits progress it), so its
+// puts go one message each: a program that puts a flag on a context and then spins on its own
+// memory is not left waiting.
 #include <chrono>
 #include <cstddef>
 #include <cstdlib>
@@ -52,6 +57,7 @@ struct batch_rec {
 };
 constexpr uint64_t rec_atomic = uint64_t{1} << 63;
 constexpr uint64_t rec_get = uint64_t{1} << 62;
+constexpr size_t no_last = SIZE_MAX;  // worker::batch_last: the last record is no put
 
 // The token of a counted operation: even, naming the target PE, with bit 1 set when it stores
 // data (its answer then also settles staged_stores_to).
@@ -329,6 +335,19 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
                               wk.batch_get_bytes + get_len > p.batch_bytes)) {
     send_batch(wk, call);
   }
+  if (stores && wk.batch != nullptr && wk.batch_last != no_last) {  // this put continues the last one?
+    char *last = wk.batch + sizeof(request_hdr) + wk.batch_last;
+    batch_rec prev{};
+    std::memcpy(&prev, last, sizeof prev);
+    if (prev.addr + prev.len == rec.addr) {
+      std::memcpy(wk.batch + sizeof(request_hdr) + wk.batch_len, src, len);
+      prev.len += len;
+      std::memcpy(last, &prev, sizeof prev);
+      wk.batch_len += len;
+      p.main_progress.fetch_add(1, std::memory_order_relaxed);  // posting (ucx_progress.cpp)
+      return SYMMEM_SUCCESS;
+    }
+  }
   const bool alone = wk.batch == nullptr && wk.staged_to[static_cast<size_t>(pe)].load(std::memory_order_relaxed) == 0;
   if (wk.batch == nullptr) {
     if (alone && !always) return 1;
@@ -337,6 +356,7 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
     if (wk.batch == nullptr) return report(p, SYMMEM_ERR_OUT_OF_MEMORY, call, "no memory for a staged put");
     wk.batch_pe = pe;
     wk.batch_len = 0;
+    wk.batch_last = no_last;
     wk.batch_stores = false;
     wk.staged_pending.fetch_add(1, std::memory_order_relaxed);  // answered once, for the whole batch
     wk.staged_to[static_cast<size_t>(pe)].fetch_add(1, std::memory_order_relaxed);
@@ -357,6 +377,7 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
   char *at = wk.batch + sizeof(request_hdr) + wk.batch_len;
   std::memcpy(at, &rec, sizeof rec);
   if (len != 0) std::memcpy(at + sizeof rec, src, len);
+  wk.batch_last = stores ? wk.batch_len : no_last;
   wk.batch_len += sizeof rec + len;
   if (alone) send_batch(wk, call);  // (always) nothing to wait behind: it goes by itself
   return SYMMEM_SUCCESS;
@@ -368,13 +389,13 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
 int do_staged_get_nbi(void *w, int pe, uint64_t raddr, void *dst, size_t len, const char *call) {
   worker &wk = *static_cast<worker *>(w);
   if (len == 0) return SYMMEM_SUCCESS;
-  if (len > wk.pl->batch_put || !wk.is_default) return 1;  // the caller gets it another way
+  if (len > wk.pl->batch_put || !wk.batches) return 1;  // the caller gets it another way
   return batch_add(wk, pe, batch_rec{raddr, rec_get | len}, nullptr, 0, call, dst, true);
 }
 
 int do_staged_put(void *w, int pe, uint64_t raddr, const void *src, size_t len, const char *call) {
   worker &wk = *static_cast<worker *>(w);
-  if (len != 0 && len <= wk.pl->batch_put && wk.is_default) {  // (the progress thread serves only this worker)
+  if (len != 0 && len <= wk.pl->batch_put && wk.batches) {  // (a thread that progresses it sends the batch)
     const int rc = batch_add(wk, pe, batch_rec{raddr, len}, src, len, call);
     if (rc != 1) return rc;
   }
@@ -417,7 +438,7 @@ int do_staged_amo(void *w, int pe, uint64_t raddr, int op, unsigned size, uint64
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged atomic %d of %u bytes is not one there is", op,
                   size);
   }
-  if (result == nullptr && wk.pl->batch_put != 0 && wk.is_default) {  // with the puts (ucx_staged.cpp, "Batches")
+  if (result == nullptr && wk.pl->batch_put != 0 && wk.batches) {  // with the puts (ucx_staged.cpp, "Batches")
     const batch_rec rec{raddr, rec_atomic | (static_cast<uint64_t>(op) << 8) | size};
     const int rc = batch_add(wk, pe, rec, &value, sizeof value, call);
     if (rc != 1) return rc;
@@ -551,6 +572,7 @@ void send_batch(worker &wk, const char *call) {
   const int pe = wk.batch_pe;
   wk.batch = nullptr;
   wk.batch_len = 0;
+  wk.batch_last = no_last;
   wk.batch_pe = -1;
   plugin &p = *wk.pl;
   const bool stores = wk.batch_stores;

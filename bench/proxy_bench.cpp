@@ -1,0 +1,100 @@
+// proxy_bench: the rate of device-style `p` calls to a PE on another host through the proxy ring,
+// with CPU threads as the producers (a GPU kernel posts through the same ring with the device
+// functions of symmem/detail/proxy_ring.h). Each round, every producer posts its share of a row of
+// 4-byte stores to consecutive elements of the other host's PE (as a Jacobi kernel's halo row of
+// nvshmem_float_p calls does), then the PE quiets through the ring; the row is poisoned before and
+// checked after each round, so a store that did not land shows.
+//
+//   symmem-run --hosts A:1,B:1 proxy_bench [ROW_ELEMENTS] [ROUNDS] [PRODUCERS]   (16384 20 4)
+//
+// SYMMEM_NET_HEAP=staged makes the host heap take the staged path that a GPU heap across hosts
+// takes (each store carried out by the owner, batched), which is what this measures. Prints one
+// line per PE: median and best time per round and per store.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "core/proxy_exec.h"
+#include "core/remote.h"
+#include "net/net_plugin.h"
+#include "net/proxy.h"
+#include "symmem/symmem.h"
+
+namespace {
+
+constexpr uint64_t slots = 1024;  // the GPU heap's ring (src/cuda)
+constexpr uint32_t poison = 0xdeadbeefu;
+
+uint32_t value_of(int pe, int round, size_t i) {
+  return (static_cast<uint32_t>(pe) << 28) ^ (static_cast<uint32_t>(round) << 20) ^ static_cast<uint32_t>(i);
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  const size_t row = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 16384;
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 20;
+  const int producers = argc > 3 ? std::atoi(argv[3]) : 4;
+  if (row == 0 || rounds <= 0 || producers <= 0) {
+    std::fprintf(stderr, "usage: proxy_bench [ROW_ELEMENTS > 0] [ROUNDS > 0] [PRODUCERS > 0]\n");
+    return 2;
+  }
+  if (symmem_init_thread(SYMMEM_THREAD_MULTIPLE, nullptr) != 0) return 2;
+  const int me = symmem_my_pe(), n = symmem_n_pes();
+  const int to = (me + n / 2) % n;    // a PE of the other host when the PEs fill two hosts in order
+  const int from = (me + n - n / 2) % n;  // the PE that stores into this one
+  auto *rows = static_cast<uint32_t *>(symmem_malloc(row * sizeof(uint32_t)));
+  std::vector<char> memory(symmem_proxy_ring_bytes(slots));
+  symmem_proxy_ring *ring = symmem::net::proxy::init_ring(memory.data(), slots);
+  auto exec = symmem::core::make_proxy_executor();
+  symmem::net::proxy px(ring, *exec);
+  px.start();
+  std::vector<double> us;
+  size_t wrong = 0;
+  for (int round = 0; round < rounds; ++round) {
+    for (size_t i = 0; i < row; ++i) rows[i] = poison;
+    symmem_barrier_all();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (int t = 0; t < producers; ++t) {
+      threads.emplace_back([&, t] {
+        // Consecutive elements per producer, in warps of 32 as a kernel's threads take them.
+        for (size_t base = static_cast<size_t>(t) * 32; base < row; base += static_cast<size_t>(producers) * 32) {
+          for (size_t i = base; i < std::min(row, base + 32); ++i) {
+            symmem_proxy_req r{};
+            r.op = SYMMEM_PROXY_AMO;  // a device p of 4 bytes: a swap without fetch, the value in the request
+            r.pe = to;
+            r.dst = reinterpret_cast<uint64_t>(&rows[i]);
+            r.size = 4;
+            r.amo_op = SYMMEM_NET_AMO_SWAP;
+            r.value = value_of(me, round, i);
+            symmem::net::proxy::post(ring, r);
+          }
+        }
+      });
+    }
+    for (auto &th : threads) th.join();
+    symmem::net::proxy::quiet(ring);
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    symmem_barrier_all();
+    for (size_t i = 0; i < row; ++i) wrong += rows[i] != value_of(from, round, i);
+  }
+  px.stop();
+  std::sort(us.begin(), us.end());
+  const double med = us[us.size() / 2];
+  std::printf("PE %d: %zu stores of 4 B to PE %d per round, %d producers, %d rounds: median %.1f us (%.3f us a store), "
+              "best %.1f us; %s\n",
+              me, row, to, producers, rounds, med, med / static_cast<double>(row), us.front(),
+              wrong == 0 ? "every store landed" : "STORES MISSING");
+  if (wrong != 0) std::fprintf(stderr, "PE %d: %zu of %zu stores from PE %d did not land\n", me, wrong, row * rounds, from);
+  symmem_barrier_all();
+  symmem_free(rows);
+  symmem_finalize();
+  return wrong == 0 ? 0 : 1;
+}
