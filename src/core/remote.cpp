@@ -264,6 +264,26 @@ void copy_kind(void *to, const void *from, size_t n) {
   std::atomic_thread_fence(std::memory_order_release);  // before the answer that completes it
 }
 
+// Inside a batch (stage_batch): the stores into the heap are queued and completed once, at its
+// end. A batch of a kernel's `p` rows holds hundreds of runs, and a GPU heap's copy with its own
+// stream synchronisation each was the owner's whole cost. Loads and atomics in the batch
+// synchronise the same stream, so they also come after the stores queued before them.
+thread_local bool in_batch = false;
+thread_local bool batch_queued = false;
+
+void stage_batch(void *, int done) {
+  if (done == 0) {
+    in_batch = true;
+    return;
+  }
+  in_batch = false;
+  if (batch_queued) {
+    batch_queued = false;
+    g.heap->copy_wait();
+    std::atomic_thread_fence(std::memory_order_release);  // before the answer that completes them
+  }
+}
+
 int stage_store(void *, uint64_t addr, const void *src, size_t len) {
   if (current_log_level() >= log_level::trace) log(log_level::trace, "staged store of %zu bytes at %#llx", len, static_cast<unsigned long long>(addr));
   if (staged_data(addr, len)) {
@@ -272,7 +292,13 @@ int stage_store(void *, uint64_t addr, const void *src, size_t len) {
     return SYMMEM_SUCCESS;
   }
   if (!staged_range(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
-  if (len != 0) copy_kind(reinterpret_cast<void *>(addr), src, len);
+  if (len == 0) return SYMMEM_SUCCESS;
+  if (in_batch) {
+    g.heap->copy_async(reinterpret_cast<void *>(addr), src, len);
+    batch_queued = true;
+  } else {
+    copy_kind(reinterpret_cast<void *>(addr), src, len);
+  }
   return SYMMEM_SUCCESS;
 }
 
@@ -387,6 +413,7 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   hooks.load = stage_load;
   hooks.amo = stage_amo;
   hooks.signal = stage_signal;
+  hooks.batch = stage_batch;
   SYMMEM_TRY(net::transport::open("ucx", *g.boot, g.thread_level == SYMMEM_THREAD_MULTIPLE, remote, hooks, r.net));
   SYMMEM_TRY(r.net->connect(remote, call));
   r.worker = r.net->default_worker();

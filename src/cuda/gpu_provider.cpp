@@ -118,6 +118,8 @@ class gpu_provider final : public mem::provider {
   status commit(size_t offset, size_t length) override;
   void release(size_t offset, size_t length) override;
   void copy(void *dst, const void *src, size_t n) override;
+  void copy_async(void *dst, const void *src, size_t n) override;
+  void copy_wait() override;
   void zero(void *dst, size_t n) override;
   uint64_t amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) override {
     return core::gpu_amo(op, target, size, is_float, a, b);
@@ -451,6 +453,20 @@ void gpu_provider::copy(void *dst, const void *src, size_t n) {
   if (e != CUDA_SUCCESS) {
     fatal("putmem/getmem", "copying %zu bytes between %p and %p on the GPU failed: %s", n, src, dst, cu_text(e).c_str());
   }
+}
+
+void gpu_provider::copy_async(void *dst, const void *src, size_t n) {
+  make_current();
+  const CUresult e = cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), n, gpu.stream);
+  if (e != CUDA_SUCCESS) {
+    fatal("putmem/getmem", "copying %zu bytes between %p and %p on the GPU failed: %s", n, src, dst, cu_text(e).c_str());
+  }
+}
+
+void gpu_provider::copy_wait() {
+  make_current();
+  const CUresult e = cu.cuStreamSynchronize(gpu.stream);
+  if (e != CUDA_SUCCESS) fatal("putmem/getmem", "copies on the GPU failed: %s", cu_text(e).c_str());
 }
 
 // The heap, and any pointer CUDA knows as device memory (the program's cudaMalloc buffers, which

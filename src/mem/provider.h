@@ -52,6 +52,10 @@ class provider {
   // Copies between any two addresses of this process, heap memory of this kind or host memory
   // (host heap: memcpy; GPU heap: the copy engine). Completes before it returns.
   virtual void copy(void *dst, const void *src, size_t n) = 0;
+  // The same, but it may return before the copy is done: `src` must stay valid and `dst` unread
+  // until copy_wait (GPU heap: queued on the private stream). The default does it at once.
+  virtual void copy_async(void *dst, const void *src, size_t n) { copy(dst, src, n); }
+  virtual void copy_wait() {}
   // Zeroes n bytes of heap memory at dst (calloc).
   virtual void zero(void *dst, size_t n) = 0;
   // An atomic on heap memory (op: amo_op above; cas: a expected, b desired; 4 or 8 bytes, integer

@@ -63,7 +63,8 @@ status transport::open(const std::string &name, boot::bootstrap &boot, bool thre
   std::unique_ptr<transport> t(new transport());
   t->host_ = symmem_net_host{SYMMEM_NET_ABI_VERSION, sizeof(symmem_net_host), boot.rank(), boot.size(),
                              thread_multiple ? 1 : 0, boot_allgather, &boot, boot::plugin_host_fail,
-                             boot::plugin_host_log, nullptr, stage.store, stage.load, stage.amo, stage.signal};
+                             boot::plugin_host_log, nullptr, stage.store, stage.load, stage.amo, stage.signal,
+                             stage.batch};
   SYMMEM_TRY(code_status(create(&t->host_, &t->ops_)));
   t->open_ = true;
   if (t->ops_.abi_version != SYMMEM_NET_ABI_VERSION || t->ops_.struct_size < sizeof(symmem_net_ops)) {

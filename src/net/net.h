@@ -30,6 +30,7 @@ struct stage_hooks {
   int (*load)(void *ctx, void *dst, uint64_t addr, size_t len) = nullptr;
   int (*amo)(void *ctx, uint64_t addr, int op, unsigned size, uint64_t value, uint64_t compare, uint64_t *old) = nullptr;
   int (*signal)(void *ctx, uint64_t addr, int op, uint64_t value) = nullptr;
+  void (*batch)(void *ctx, int done) = nullptr;
 };
 
 class transport {

@@ -87,6 +87,11 @@ typedef struct symmem_net_host {
   // a reader that sees the new value sees the data stored before it. 0, or a negative
   // SYMMEM_ERR_* code (nothing done). Appended: a plugin checks struct_size before it calls it.
   int (*stage_signal)(void *ctx, uint64_t addr, int op, uint64_t value);
+  // Brackets the records of one batch (done 0 before the first, 1 after the last, whatever came
+  // of them): between the two, stage_store may leave its stores in flight (a GPU heap: copies
+  // queued on one stream, synchronised once), so `src` must stay valid until the closing call,
+  // after which they are complete. Appended: a plugin checks struct_size before it calls it.
+  void (*stage_batch)(void *ctx, int done);
 } symmem_net_host;
 
 typedef struct symmem_net_ops {

@@ -25,6 +25,8 @@
 // A put that continues the batch's last put (its address right after that one's bytes) lengthens
 // that record instead of starting one: the stores of a GPU kernel's `p` to consecutive elements,
 // which reach here one request each through the proxy ring, travel and land as one copy per run.
+// The owner brackets a batch's records (stage_batch), so that the library completes its stores
+// into a GPU heap once per batch instead of once per record.
 // The default worker batches, since the progress thread serves it: a batch that a PE left there
 // when it went off to compute outside the library still goes. So does the GPU heap's proxy
 // worker (SYMMEM_NET_WORKER_PROGRESSED), which the proxy thread progresses whenever its ring is
@@ -196,6 +198,44 @@ int send_request(worker &wk, int pe, request_hdr h, const void *payload, size_t 
   return rc;
 }
 
+// A batch's records, in the order they were posted; the first refusal ends it.
+int perform_batch(const symmem_net_host &host, const void *data, size_t length, char *out, size_t out_len) {
+  const char *at = static_cast<const char *>(data);
+  size_t out_at = 0;
+  for (size_t left = length; left != 0;) {
+    batch_rec rec{};
+    if (left < sizeof rec) return SYMMEM_ERR_INVALID_ARGUMENT;
+    std::memcpy(&rec, at, sizeof rec);
+    at += sizeof rec;
+    left -= sizeof rec;
+    if ((rec.len & rec_get) != 0) {
+      const size_t n = static_cast<size_t>(rec.len & ~rec_get);
+      if (n > out_len - out_at) return SYMMEM_ERR_INVALID_ARGUMENT;
+      const int rc = host.stage_load(host.stage_ctx, out + out_at, rec.addr, n);
+      if (rc != SYMMEM_SUCCESS) return rc;
+      out_at += n;
+      continue;
+    }
+    if ((rec.len & rec_atomic) != 0) {
+      uint64_t value = 0, old = 0;
+      if (left < sizeof value) return SYMMEM_ERR_INVALID_ARGUMENT;
+      std::memcpy(&value, at, sizeof value);
+      at += sizeof value;
+      left -= sizeof value;
+      const int rc = host.stage_amo(host.stage_ctx, rec.addr, static_cast<int>((rec.len >> 8) & 0xff),
+                                    static_cast<unsigned>(rec.len & 0xff), value, 0, &old);
+      if (rc != SYMMEM_SUCCESS) return rc;
+      continue;
+    }
+    if (rec.len > left) return SYMMEM_ERR_INVALID_ARGUMENT;
+    const int rc = host.stage_store(host.stage_ctx, rec.addr, at, rec.len);
+    if (rc != SYMMEM_SUCCESS) return rc;
+    at += rec.len;
+    left -= rec.len;
+  }
+  return SYMMEM_SUCCESS;
+}
+
 // The target's side: performs the request through the library and answers, inside the progress
 // of its default worker (whose lock the progressing thread holds: no guard here).
 int perform(plugin &p, const request_hdr &h, const void *data, size_t length, char *out, size_t out_len,
@@ -216,42 +256,15 @@ int perform(plugin &p, const request_hdr &h, const void *data, size_t length, ch
       const int rc = host.stage_store(host.stage_ctx, h.addr, data, length);
       return rc != SYMMEM_SUCCESS ? rc : host.stage_signal(host.stage_ctx, h.compare, static_cast<int>(h.op), h.value);
     }
-    case kind::put_batch: {  // in the order they were posted; the first refusal ends it
+    case kind::put_batch: {
       if (length != h.len) return SYMMEM_ERR_INVALID_ARGUMENT;
-      const char *at = static_cast<const char *>(data);
-      size_t out_at = 0;
-      for (size_t left = length; left != 0;) {
-        batch_rec rec{};
-        if (left < sizeof rec) return SYMMEM_ERR_INVALID_ARGUMENT;
-        std::memcpy(&rec, at, sizeof rec);
-        at += sizeof rec;
-        left -= sizeof rec;
-        if ((rec.len & rec_get) != 0) {
-          const size_t n = static_cast<size_t>(rec.len & ~rec_get);
-          if (n > out_len - out_at) return SYMMEM_ERR_INVALID_ARGUMENT;
-          const int rc = host.stage_load(host.stage_ctx, out + out_at, rec.addr, n);
-          if (rc != SYMMEM_SUCCESS) return rc;
-          out_at += n;
-          continue;
-        }
-        if ((rec.len & rec_atomic) != 0) {
-          uint64_t value = 0, old = 0;
-          if (left < sizeof value) return SYMMEM_ERR_INVALID_ARGUMENT;
-          std::memcpy(&value, at, sizeof value);
-          at += sizeof value;
-          left -= sizeof value;
-          const int rc = host.stage_amo(host.stage_ctx, rec.addr, static_cast<int>((rec.len >> 8) & 0xff),
-                                        static_cast<unsigned>(rec.len & 0xff), value, 0, &old);
-          if (rc != SYMMEM_SUCCESS) return rc;
-          continue;
-        }
-        if (rec.len > left) return SYMMEM_ERR_INVALID_ARGUMENT;
-        const int rc = host.stage_store(host.stage_ctx, rec.addr, at, rec.len);
-        if (rc != SYMMEM_SUCCESS) return rc;
-        at += rec.len;
-        left -= rec.len;
-      }
-      return SYMMEM_SUCCESS;
+      // Bracketed, so that the library completes the batch's stores once (stage_batch).
+      const bool bracket = host.struct_size >= offsetof(symmem_net_host, stage_batch) + sizeof host.stage_batch &&
+                           host.stage_batch != nullptr;
+      if (bracket) host.stage_batch(host.stage_ctx, 0);
+      const int rc = perform_batch(host, data, length, out, out_len);
+      if (bracket) host.stage_batch(host.stage_ctx, 1);
+      return rc;
     }
     case kind::get: return host.stage_load(host.stage_ctx, out, h.addr, h.len);
     case kind::amo:
