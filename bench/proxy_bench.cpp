@@ -5,7 +5,10 @@
 // nvshmem_float_p calls does), then the PE quiets through the ring; the row is poisoned before and
 // checked after each round, so a store that did not land shows.
 //
-//   symmem-run --hosts A:1,B:1 proxy_bench [ROW_ELEMENTS] [ROUNDS] [PRODUCERS]   (16384 20 4)
+//   symmem-run --hosts A:1,B:1 proxy_bench [ROW_ELEMENTS] [ROUNDS] [PRODUCERS] [signal]   (16384 20 4)
+//
+// With `signal`, each element goes as a put with signal instead (a kernel's put_signal_nbi of 4
+// bytes, adding 1 to a counter on the target): the counter must equal the row after the round.
 //
 // SYMMEM_NET_HEAP=staged makes the host heap take the staged path that a GPU heap across hosts
 // takes (each store carried out by the owner, batched), which is what this measures. Prints one
@@ -41,6 +44,7 @@ int main(int argc, char **argv) {
   const size_t row = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 16384;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 20;
   const int producers = argc > 3 ? std::atoi(argv[3]) : 4;
+  const bool signal = argc > 4 && std::strcmp(argv[4], "signal") == 0;
   if (row == 0 || rounds <= 0 || producers <= 0) {
     std::fprintf(stderr, "usage: proxy_bench [ROW_ELEMENTS > 0] [ROUNDS > 0] [PRODUCERS > 0]\n");
     return 2;
@@ -50,6 +54,8 @@ int main(int argc, char **argv) {
   const int to = (me + n / 2) % n;    // a PE of the other host when the PEs fill two hosts in order
   const int from = (me + n - n / 2) % n;  // the PE that stores into this one
   auto *rows = static_cast<uint32_t *>(symmem_malloc(row * sizeof(uint32_t)));
+  auto *counter = static_cast<uint64_t *>(symmem_malloc(sizeof(uint64_t)));
+  std::vector<uint32_t> values(row);  // the put-with-signal sources (valid until the quiet)
   std::vector<char> memory(symmem_proxy_ring_bytes(slots));
   symmem_proxy_ring *ring = symmem::net::proxy::init_ring(memory.data(), slots);
   auto exec = symmem::core::make_proxy_executor();
@@ -59,6 +65,8 @@ int main(int argc, char **argv) {
   size_t wrong = 0;
   for (int round = 0; round < rounds; ++round) {
     for (size_t i = 0; i < row; ++i) rows[i] = poison;
+    *counter = 0;
+    for (size_t i = 0; i < row; ++i) values[i] = value_of(me, round, i);
     symmem_barrier_all();
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::thread> threads;
@@ -74,6 +82,13 @@ int main(int argc, char **argv) {
             r.size = 4;
             r.amo_op = SYMMEM_NET_AMO_SWAP;
             r.value = value_of(me, round, i);
+            if (signal) {  // put_signal_nbi: the element from `values`, then add 1 to the counter
+              r.op = SYMMEM_PROXY_SIGNAL;
+              r.src = reinterpret_cast<uint64_t>(&values[i]);
+              r.amo_op = SYMMEM_NET_AMO_ADD;
+              r.value = 1;
+              r.value2 = reinterpret_cast<uint64_t>(counter);
+            }
             symmem::net::proxy::post(ring, r);
           }
         }
@@ -84,16 +99,23 @@ int main(int argc, char **argv) {
     us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     symmem_barrier_all();
     for (size_t i = 0; i < row; ++i) wrong += rows[i] != value_of(from, round, i);
+    if (signal && *counter != row) {
+      std::fprintf(stderr, "PE %d: round %d: the signal counter holds %llu, not %zu\n", me, round,
+                   static_cast<unsigned long long>(*counter), row);
+      ++wrong;
+    }
   }
   px.stop();
   std::sort(us.begin(), us.end());
   const double med = us[us.size() / 2];
-  std::printf("PE %d: %zu stores of 4 B to PE %d per round, %d producers, %d rounds: median %.1f us (%.3f us a store), "
+  std::printf("PE %d: %zu %s of 4 B to PE %d per round, %d producers, %d rounds: median %.1f us (%.3f us each), "
               "best %.1f us; %s\n",
-              me, row, to, producers, rounds, med, med / static_cast<double>(row), us.front(),
+              me, row, signal ? "puts with signal" : "stores", to, producers, rounds, med, med / static_cast<double>(row),
+              us.front(),
               wrong == 0 ? "every store landed" : "STORES MISSING");
   if (wrong != 0) std::fprintf(stderr, "PE %d: %zu of %zu stores from PE %d did not land\n", me, wrong, row * rounds, from);
   symmem_barrier_all();
+  symmem_free(counter);
   symmem_free(rows);
   symmem_finalize();
   return wrong == 0 ? 0 : 1;

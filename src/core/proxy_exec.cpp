@@ -41,6 +41,18 @@ class runtime_executor final : public net::proxy_executor {
     if (is_remote(pe)) return remote_amo(d, pe, static_cast<int>(op), size, value, compare, fetch, "proxy", ctx());
     return heap_amo(translate(d, size, pe, "proxy"), static_cast<int>(op), size, value, compare);
   }
+  // The runtime's put-with-signal: to a PE on another host, data and signal as one message that
+  // the owner carries out in order (core/remote.cpp, remote_put_signal), where put, fence and
+  // signal took a round trip for the fence (a fence beside a staged heap is a quiet).
+  void put_signal(int pe, uint64_t dst, uint64_t src, uint64_t size, uint64_t sig, unsigned op,
+                  uint64_t value) override {
+    if (op != SYMMEM_NET_AMO_SWAP && op != SYMMEM_NET_AMO_ADD) {
+      fatal("proxy", "a put with signal takes a set or an add, not atomic %u", op);
+    }
+    symmem_ctx_putmem_signal_nbi(ctx(), reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size,
+                                 reinterpret_cast<uint64_t *>(sig), value,
+                                 op == SYMMEM_NET_AMO_SWAP ? SYMMEM_SIGNAL_SET : SYMMEM_SIGNAL_ADD, pe);
+  }
   // No context yet: nothing was sent, nothing to order or complete.
   void fence() override {
     if (ctx_ != nullptr) symmem_ctx_fence(ctx_);

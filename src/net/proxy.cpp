@@ -109,9 +109,7 @@ void proxy::execute(const symmem_proxy_req &r, symmem_proxy_slot &s) {
       result = ex_.amo(r.pe, r.dst, r.amo_op, static_cast<unsigned>(r.size), r.value, r.value2, r.fetch != 0);
       break;
     case SYMMEM_PROXY_SIGNAL:  // the data, ordered before the signal (OpenSHMEM put-with-signal)
-      if (r.size != 0) ex_.put(r.pe, r.dst, r.src, r.size);
-      ex_.fence();
-      (void)ex_.amo(r.pe, r.value2, r.amo_op, 8, r.value, 0, false);
+      ex_.put_signal(r.pe, r.dst, r.src, r.size, r.value2, r.amo_op, r.value);
       break;
     case SYMMEM_PROXY_FENCE: ex_.fence(); break;
     case SYMMEM_PROXY_QUIET: ex_.quiet(); break;

@@ -26,6 +26,15 @@ class proxy_executor {
   virtual void fence() = 0;
   virtual void quiet() = 0;
   virtual void progress() = 0;  // while idle
+  // Put with signal (SYMMEM_PROXY_SIGNAL): `size` bytes (0: none), then the 8-byte signal at
+  // `sig` (op SYMMEM_NET_AMO_SWAP sets it, ADD adds), ordered after them; completes at quiet.
+  // By default the three steps; an executor with a one-message form overrides it.
+  virtual void put_signal(int pe, uint64_t dst, uint64_t src, uint64_t size, uint64_t sig, unsigned op,
+                          uint64_t value) {
+    if (size != 0) put(pe, dst, src, size);
+    fence();
+    (void)amo(pe, sig, op, 8, value, 0, false);
+  }
 };
 
 class proxy {

@@ -162,6 +162,68 @@ int main(int argc, char **argv) {
   symmem_barrier_all();
   symmem_free(prow);
 
+  // Puts with signal (a kernel's put_signal): each producer sends blocks of 3 words, each with a
+  // signal word of its own, set to the block's number + 1 (even blocks) or added 1 to (odd ones).
+  // The receiver polls the signals in order and checks each block the moment its signal shows,
+  // with no barrier or quiet between: a signal must never come before its data.
+  constexpr int sig_blocks = 40, nblk = threads * sig_blocks;
+  auto *sblk = static_cast<uint64_t *>(symmem_malloc(nblk * 3 * sizeof(uint64_t)));
+  auto *sig = static_cast<uint64_t *>(symmem_calloc(nblk, sizeof(uint64_t)));
+  for (int i = 0; i < nblk * 3; ++i) sblk[i] = 0xbad;
+  std::vector<uint64_t> ssrc(static_cast<size_t>(nblk * 3));
+  auto sval = [](int pe, int i) { return (static_cast<uint64_t>(pe) << 48) | static_cast<uint64_t>(i) * 7919u; };
+  auto want_sig = [](int blk) { return blk % 2 == 0 ? static_cast<uint64_t>(blk) + 1 : uint64_t{1}; };
+  for (int i = 0; i < nblk * 3; ++i) ssrc[static_cast<size_t>(i)] = sval(me, i);
+  symmem_barrier_all();
+  std::vector<std::thread> sthreads;
+  for (int t = 0; t < threads; ++t) {
+    sthreads.emplace_back([&, t] {
+      for (int b = 0; b < sig_blocks; ++b) {
+        const int blk = b * threads + t;  // the producers' blocks interleave
+        const size_t at = static_cast<size_t>(blk) * 3;
+        symmem_proxy_req sr{};
+        sr.op = SYMMEM_PROXY_SIGNAL;
+        sr.pe = to;
+        sr.dst = reinterpret_cast<uint64_t>(&sblk[at]);
+        sr.src = reinterpret_cast<uint64_t>(&ssrc[at]);
+        sr.size = 3 * sizeof(uint64_t);
+        sr.amo_op = blk % 2 == 0 ? SYMMEM_NET_AMO_SWAP : SYMMEM_NET_AMO_ADD;
+        sr.value = want_sig(blk);
+        sr.value2 = reinterpret_cast<uint64_t>(&sig[blk]);
+        symmem::net::proxy::post(ring, sr);
+      }
+    });
+  }
+  {
+    const int sfrom = (me + n - n / 2) % n;
+    int swrong = 0, missing = 0;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    for (int blk = 0; blk < nblk; ++blk) {
+      std::atomic_ref<uint64_t> s1(sig[blk]);
+      while (s1.load(std::memory_order_acquire) == 0 && std::chrono::steady_clock::now() < until) {
+        std::this_thread::yield();  // the proxy and progress threads need the CPUs too
+      }
+      if (s1.load(std::memory_order_acquire) != want_sig(blk)) {
+        ++missing;
+        continue;
+      }
+      for (int w = 0; w < 3; ++w) {
+        const uint64_t got = std::atomic_ref<uint64_t>(sblk[blk * 3 + w]).load(std::memory_order_relaxed);
+        if (got != sval(sfrom, blk * 3 + w) && swrong++ < 3) {
+          std::fprintf(stderr, "PE %d: put with signal, block %d word %d holds %#llx once its signal came\n", me, blk, w,
+                       static_cast<unsigned long long>(got));
+        }
+      }
+    }
+    CHECK(missing == 0);
+    CHECK(swrong == 0);
+  }
+  for (auto &t : sthreads) t.join();
+  symmem::net::proxy::quiet(ring);
+  symmem_barrier_all();
+  symmem_free(sig);
+  symmem_free(sblk);
+
   // Barriers as a GPU kernel's device barrier makes them across hosts: a quiet through the ring,
   // then the epoch stored into the partner's word with a swap through it (posted, not fetched),
   // then a wait on this PE's own word, which only the partner's swap advances.
