@@ -22,6 +22,8 @@
 // the library. It is counted as one unanswered operation from its first put, so a quiet, a fence
 // (then a quiet), a get or a fetching atomic to the PE send and complete it. A put with nothing to
 // its PE unanswered goes at once, by itself: a lone put, or a flag after a quiet, is not held.
+// Puts with signal of up to batch_put bytes join the batch too, as records of their own, which the
+// owner carries out as it does a lone one (data, then signal), in the batch's order.
 // A put that continues the batch's last put (its address right after that one's bytes) lengthens
 // that record instead of starting one: the stores of a GPU kernel's `p` to consecutive elements,
 // which reach here one request each through the proxy ring, travel and land as one copy per run.
@@ -59,6 +61,10 @@ struct batch_rec {
 };
 constexpr uint64_t rec_atomic = uint64_t{1} << 63;
 constexpr uint64_t rec_get = uint64_t{1} << 62;
+// A put with signal: its op in bits 32-39 and its data's length in bits 0-31, followed by the
+// signal word's address and value (8 bytes each), then the data; the owner stores the data, then
+// the signal, as a lone put with signal.
+constexpr uint64_t rec_signal = uint64_t{1} << 61;
 constexpr size_t no_last = SIZE_MAX;  // worker::batch_last: the last record is no put
 
 // The token of a counted operation: even, naming the target PE, with bit 1 set when it stores
@@ -208,6 +214,24 @@ int perform_batch(const symmem_net_host &host, const void *data, size_t length, 
     std::memcpy(&rec, at, sizeof rec);
     at += sizeof rec;
     left -= sizeof rec;
+    if ((rec.len & rec_signal) != 0) {
+      const size_t n = static_cast<size_t>(rec.len & 0xffffffffu);
+      uint64_t sig[2] = {0, 0};  // the signal word's address, its value
+      if (left < sizeof sig || n > left - sizeof sig ||
+          host.struct_size < offsetof(symmem_net_host, stage_signal) + sizeof host.stage_signal ||
+          host.stage_signal == nullptr) {
+        return SYMMEM_ERR_INVALID_ARGUMENT;
+      }
+      std::memcpy(sig, at, sizeof sig);
+      at += sizeof sig;
+      left -= sizeof sig;
+      int rc = n != 0 ? host.stage_store(host.stage_ctx, rec.addr, at, n) : SYMMEM_SUCCESS;
+      if (rc == SYMMEM_SUCCESS) rc = host.stage_signal(host.stage_ctx, sig[0], static_cast<int>((rec.len >> 32) & 0xff), sig[1]);
+      if (rc != SYMMEM_SUCCESS) return rc;
+      at += n;
+      left -= n;
+      continue;
+    }
     if ((rec.len & rec_get) != 0) {
       const size_t n = static_cast<size_t>(rec.len & ~rec_get);
       if (n > out_len - out_at) return SYMMEM_ERR_INVALID_ARGUMENT;
@@ -342,13 +366,14 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
   plugin &p = *wk.pl;
   const bool get = (rec.len & rec_get) != 0;
   const bool stores = (rec.len & (rec_atomic | rec_get)) == 0;
+  const bool joins = (rec.len & (rec_atomic | rec_get | rec_signal)) == 0;  // a plain put
   const size_t get_len = get ? static_cast<size_t>(rec.len & ~rec_get) : 0;
   worker_guard guard(wk);
   if (wk.batch != nullptr && (wk.batch_pe != pe || wk.batch_len + sizeof(batch_rec) + len > p.batch_bytes ||
                               wk.batch_get_bytes + get_len > p.batch_bytes)) {
     send_batch(wk, call);
   }
-  if (stores && wk.batch != nullptr && wk.batch_last != no_last) {  // this put continues the last one?
+  if (joins && wk.batch != nullptr && wk.batch_last != no_last) {  // this put continues the last one?
     char *last = wk.batch + sizeof(request_hdr) + wk.batch_last;
     batch_rec prev{};
     std::memcpy(&prev, last, sizeof prev);
@@ -390,7 +415,7 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
   char *at = wk.batch + sizeof(request_hdr) + wk.batch_len;
   std::memcpy(at, &rec, sizeof rec);
   if (len != 0) std::memcpy(at + sizeof rec, src, len);
-  wk.batch_last = stores ? wk.batch_len : no_last;
+  wk.batch_last = joins ? wk.batch_len : no_last;
   wk.batch_len += sizeof rec + len;
   if (alone) send_batch(wk, call);  // (always) nothing to wait behind: it goes by itself
   return SYMMEM_SUCCESS;
@@ -422,6 +447,16 @@ int do_staged_put_signal(void *w, int pe, uint64_t raddr, const void *src, size_
   if (op != SYMMEM_NET_AMO_SWAP && op != SYMMEM_NET_AMO_ADD) {
     return report(*wk.pl, SYMMEM_ERR_INVALID_ARGUMENT, call, "a staged put with signal takes a set or an add, not %d",
                   op);
+  }
+  if (wk.batches && wk.pl->batch_put != 0 && len + 2 * sizeof(uint64_t) <= wk.pl->batch_put) {  // with the puts
+    thread_local std::vector<char> rec_bytes;  // the signal's address and value, then the data
+    rec_bytes.resize(2 * sizeof(uint64_t) + len);
+    std::memcpy(rec_bytes.data(), &sig_raddr, sizeof sig_raddr);
+    std::memcpy(rec_bytes.data() + sizeof sig_raddr, &value, sizeof value);
+    if (len != 0) std::memcpy(rec_bytes.data() + 2 * sizeof(uint64_t), src, len);
+    const batch_rec rec{raddr, rec_signal | (static_cast<uint64_t>(op) << 32) | len};
+    const int rc = batch_add(wk, pe, rec, rec_bytes.data(), rec_bytes.size(), call);
+    if (rc != 1) return rc;
   }
   request_hdr h{raddr, len, 0, value, sig_raddr, static_cast<uint32_t>(kind::put_signal), static_cast<uint32_t>(op)};
   return send_request(wk, pe, h, src, len, "put with signal", call);
