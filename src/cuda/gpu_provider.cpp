@@ -447,9 +447,8 @@ void gpu_provider::unmap_user(size_t offset, size_t length) {
 // Host <-> GPU heap copies through the copy engine on the private non-blocking stream, so a host
 // put never waits behind a user kernel on the legacy default stream (which may be waiting for it).
 void gpu_provider::copy(void *dst, const void *src, size_t n) {
-  make_current();
-  CUresult e = cu.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), n, gpu.stream);
-  if (e == CUDA_SUCCESS) e = cu.cuStreamSynchronize(gpu.stream);
+  copy_async(dst, src, n);
+  const CUresult e = cu.cuStreamSynchronize(gpu.stream);
   if (e != CUDA_SUCCESS) {
     fatal("putmem/getmem", "copying %zu bytes between %p and %p on the GPU failed: %s", n, src, dst, cu_text(e).c_str());
   }

@@ -361,15 +361,17 @@ int refused(plugin &p, int code, const char *call) {
 // to PE pe awaits its answer (the caller sends it by itself, at once).
 // A get (rec_get; `dst` then takes its bytes when the answer comes, src and len are none) is
 // batched even with nothing unanswered when `always`, and that batch is then sent at once.
+// `head_len` bytes at `head` go between the record and its `len` bytes (a put with signal's
+// signal address and value).
 int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, const char *call, void *dst = nullptr,
-              bool always = false) {
+              bool always = false, const void *head = nullptr, size_t head_len = 0) {
   plugin &p = *wk.pl;
   const bool get = (rec.len & rec_get) != 0;
   const bool stores = (rec.len & (rec_atomic | rec_get)) == 0;
   const bool joins = (rec.len & (rec_atomic | rec_get | rec_signal)) == 0;  // a plain put
   const size_t get_len = get ? static_cast<size_t>(rec.len & ~rec_get) : 0;
   worker_guard guard(wk);
-  if (wk.batch != nullptr && (wk.batch_pe != pe || wk.batch_len + sizeof(batch_rec) + len > p.batch_bytes ||
+  if (wk.batch != nullptr && (wk.batch_pe != pe || wk.batch_len + sizeof(batch_rec) + head_len + len > p.batch_bytes ||
                               wk.batch_get_bytes + get_len > p.batch_bytes)) {
     send_batch(wk, call);
   }
@@ -414,9 +416,10 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
   }
   char *at = wk.batch + sizeof(request_hdr) + wk.batch_len;
   std::memcpy(at, &rec, sizeof rec);
-  if (len != 0) std::memcpy(at + sizeof rec, src, len);
+  if (head_len != 0) std::memcpy(at + sizeof rec, head, head_len);
+  if (len != 0) std::memcpy(at + sizeof rec + head_len, src, len);
   wk.batch_last = joins ? wk.batch_len : no_last;
-  wk.batch_len += sizeof rec + len;
+  wk.batch_len += sizeof rec + head_len + len;
   if (alone) send_batch(wk, call);  // (always) nothing to wait behind: it goes by itself
   return SYMMEM_SUCCESS;
 }
@@ -449,13 +452,9 @@ int do_staged_put_signal(void *w, int pe, uint64_t raddr, const void *src, size_
                   op);
   }
   if (wk.batches && wk.pl->batch_put != 0 && len + 2 * sizeof(uint64_t) <= wk.pl->batch_put) {  // with the puts
-    thread_local std::vector<char> rec_bytes;  // the signal's address and value, then the data
-    rec_bytes.resize(2 * sizeof(uint64_t) + len);
-    std::memcpy(rec_bytes.data(), &sig_raddr, sizeof sig_raddr);
-    std::memcpy(rec_bytes.data() + sizeof sig_raddr, &value, sizeof value);
-    if (len != 0) std::memcpy(rec_bytes.data() + 2 * sizeof(uint64_t), src, len);
+    const uint64_t head[2] = {sig_raddr, value};
     const batch_rec rec{raddr, rec_signal | (static_cast<uint64_t>(op) << 32) | len};
-    const int rc = batch_add(wk, pe, rec, rec_bytes.data(), rec_bytes.size(), call);
+    const int rc = batch_add(wk, pe, rec, src, len, call, nullptr, false, head, sizeof head);
     if (rc != 1) return rc;
   }
   request_hdr h{raddr, len, 0, value, sig_raddr, static_cast<uint32_t>(kind::put_signal), static_cast<uint32_t>(op)};
