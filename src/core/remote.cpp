@@ -59,6 +59,7 @@ struct published {
   net::packed_key dir_key;
   net::packed_key data_key;  // len 0: no symmetric static data
   uint32_t staged;           // 1: its heap is reached by staged operations (see "Staged heaps" below)
+  uint32_t direct;           // 1: and it is GPU memory registered with the transport (r.direct)
 };
 
 struct remote_state {
@@ -95,6 +96,12 @@ struct remote_state {
   // per granule of this PE's heap, whether an allocation uses it (what staged requests may touch).
   std::vector<char> staged;
   bool any_staged = false, my_staged = false;
+  // GPU heaps the transport reaches itself (a UCX with CUDA support, SYMMEM_NET_HEAP auto or
+  // direct): per PE, whether its staged heap is also registered, so that puts and gets larger than
+  // put_staged go to it as the transport's RMA instead of staged messages (atomics and small
+  // operations stay staged); whether this PE's is; whether this PE's transport takes GPU buffers.
+  std::vector<char> direct;
+  bool my_direct = false, local_gpu = false;
   std::unique_ptr<std::atomic<uint8_t>[]> live;
   // Small puts to host memory of other hosts (SYMMEM_NET_PUT_STAGED): at most this many bytes go as
   // staged puts, answered by their owner, so that a quiet costs one round trip (0: none).
@@ -185,12 +192,14 @@ struct target {
 
 constexpr uint32_t region_staged = UINT32_MAX;  // PE pe's heap, by staged operations (no key)
 
-target resolve(const void *addr, size_t len, int pe, const char *call) {
+// rma false: for an atomic (on a GPU heap, always staged: the transport offers no atomics on GPU
+// memory).
+target resolve(const void *addr, size_t len, int pe, const char *call, bool rma = true) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   const uintptr_t off = a - g.heap_base;
   if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off)) {
     const size_t gi = off / granule_bytes;
-    if (r.staged[static_cast<size_t>(pe)]) {
+    if (r.staged[static_cast<size_t>(pe)] && (!rma || len <= r.put_staged || !r.direct[static_cast<size_t>(pe)])) {
       if (SYMMEM_UNLIKELY(r.commits[gi].load(std::memory_order_acquire) == 0)) not_allocated(addr, call);
       return target{region_staged, a, len < message_piece ? len : message_piece};
     }
@@ -215,6 +224,7 @@ status exchange_keys(const char *call) {
   mine.ctrl_base = reinterpret_cast<uint64_t>(g.ctrl_table[static_cast<size_t>(g.my_pe)]);
   mine.dir_base = reinterpret_cast<uint64_t>(r.dir);
   mine.staged = r.my_staged ? 1 : 0;
+  mine.direct = r.my_direct ? 1 : 0;
   SYMMEM_TRY(r.net->register_memory(g.ctrl_table[static_cast<size_t>(g.my_pe)], ctrl_bytes, r.ctrl_handle,
                                     mine.ctrl_key, call));
   SYMMEM_TRY(r.net->register_memory(r.dir, r.dir_bytes, r.dir_handle, mine.dir_key, call));
@@ -232,6 +242,7 @@ status exchange_keys(const char *call) {
     r.dir_base[static_cast<size_t>(p)] = pp.dir_base;
     if (!r.remote[static_cast<size_t>(p)]) continue;
     r.staged[static_cast<size_t>(p)] = pp.staged != 0 ? 1 : 0;
+    r.direct[static_cast<size_t>(p)] = pp.staged != 0 && pp.direct != 0 ? 1 : 0;
     r.any_staged = r.any_staged || pp.staged != 0;
     SYMMEM_TRY(r.net->set_key(p, region_ctrl, pp.ctrl_key.bytes, pp.ctrl_key.len, call));
     SYMMEM_TRY(r.net->set_key(p, region_dir, pp.dir_key.bytes, pp.dir_key.len, call));
@@ -357,8 +368,12 @@ void log_routes() {
   for (int p = 0; p < g.n_pes; ++p) {
     if (p == g.my_pe) continue;
     if (r.remote[static_cast<size_t>(p)]) {
-      log(log_level::info, "PE %d -> PE %d via %s %s%s", g.my_pe, p, r.net->label(), r.net->route(p).c_str(),
-          r.staged[static_cast<size_t>(p)] ? " (its heap: staged operations)" : "");
+      const char *heap = !r.staged[static_cast<size_t>(p)] ? ""
+                         : r.direct[static_cast<size_t>(p)]
+                             ? " (its heap: GPU memory the transport reaches, for transfers above "
+                               "SYMMEM_NET_PUT_STAGED; staged operations below and for atomics)"
+                             : " (its heap: staged operations)";
+      log(log_level::info, "PE %d -> PE %d via %s %s%s", g.my_pe, p, r.net->label(), r.net->route(p).c_str(), heap);
     } else {
       log(log_level::info, "PE %d -> PE %d via p2p (%s memory mapped)", g.my_pe, p, g.heap->kind());
     }
@@ -405,6 +420,7 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   r.my_staged = !g.heap_on_cpu || g.cfg.net_heap == "staged";
   r.put_staged = std::min(g.cfg.net_put_staged, size_t{SYMMEM_NET_DATA_SIGNAL_MAX});
   r.staged.assign(static_cast<size_t>(g.n_pes), 0);
+  r.direct.assign(static_cast<size_t>(g.n_pes), 0);
   r.any_staged = false;
   r.remote.assign(static_cast<size_t>(g.n_pes), 0);
   for (int p : remote) r.remote[static_cast<size_t>(p)] = 1;
@@ -417,6 +433,13 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   SYMMEM_TRY(net::transport::open("ucx", *g.boot, g.thread_level == SYMMEM_THREAD_MULTIPLE, remote, hooks, r.net));
   SYMMEM_TRY(r.net->connect(remote, call));
   r.worker = r.net->default_worker();
+  r.local_gpu = !g.heap_on_cpu && r.net->reaches_gpu();
+  r.my_direct = r.local_gpu && g.cfg.net_heap != "staged";
+  if (!g.heap_on_cpu && g.cfg.net_heap == "direct" && !r.my_direct) {
+    log(log_level::warn, "SYMMEM_NET_HEAP=direct: %s does not reach GPU memory (a UCX built without CUDA, or "
+                         "cuda_copy left out of UCX_TLS); PEs on other hosts reach this GPU heap by staged "
+                         "operations", r.net->description());
+  }
   r.generation.fetch_add(1, std::memory_order_relaxed);
   r.granules = g.heap_size / granule_bytes;
   r.dir_bytes = (r.granules * sizeof(dir_entry) + 4095) & ~size_t{4095};
@@ -477,7 +500,8 @@ void remote_teardown() {
   r.known_store.clear();
   r.granules = r.dir_bytes = 0;
   r.staged.clear();
-  r.any_staged = r.my_staged = false;
+  r.direct.clear();
+  r.any_staged = r.my_staged = r.my_direct = r.local_gpu = false;
   r.put_staged = 0;
   r.live.reset();
 }
@@ -485,7 +509,7 @@ void remote_teardown() {
 status remote_commit(size_t offset, size_t length, const char *call) {
   if (!g.remote || length == 0) return ok_status;
   for (size_t gi = offset / granule_bytes; gi * granule_bytes < offset + length; ++gi) {
-    if (r.my_staged) {  // nothing to register: the owner's host carries staged operations out itself
+    if (r.my_staged && !r.my_direct) {  // nothing to register: the owner's host carries staged operations out
       if (r.live[gi].exchange(1, std::memory_order_release) == 0) {
         r.commits[gi].fetch_add(1, std::memory_order_release);
       }
@@ -495,7 +519,11 @@ status remote_commit(size_t offset, size_t length, const char *call) {
     if (r.granule_handle[gi] != nullptr) continue;  // still registered (a retained granule)
     net::packed_key key;
     void *at = reinterpret_cast<void *>(g.heap_base + gi * granule_bytes);
-    SYMMEM_TRY(r.net->register_memory(at, granule_bytes, r.granule_handle[gi], key, call));
+    if (r.my_direct) {
+      SYMMEM_TRY(r.net->register_gpu_memory(at, granule_bytes, r.granule_handle[gi], key, call));
+    } else {
+      SYMMEM_TRY(r.net->register_memory(at, granule_bytes, r.granule_handle[gi], key, call));
+    }
     const uint32_t c = r.commits[gi].load(std::memory_order_relaxed) + 1;
     dir_entry &e = r.dir[gi];
     e.len = key.len;
@@ -585,8 +613,16 @@ void remote_put(void *dest, const void *src, size_t n, int pe, bool nbi, const c
   void *w = worker_of(ctx, call);
   if (SYMMEM_LIKELY(cpu_reaches(src, n))) return put_chunk(w, d, s, n, pe, nbi, call);
   char *b = bounce_buffer();
-  for (size_t done = 0; done < n; done += bounce_step) {
-    const size_t k = std::min(bounce_step, n - done);
+  for (size_t done = 0, k = 0; done < n; done += k) {
+    if (r.local_gpu) {  // the transport takes the GPU buffer itself where the piece goes by its RMA
+      const target t = resolve(d + done, n - done, pe, call);
+      if (t.region != region_staged && t.n > r.put_staged) {
+        must(r.net->put_from_gpu(w, pe, t.region, t.raddr, s + done, t.n, nbi, call), pe, call);
+        k = t.n;
+        continue;
+      }
+    }
+    k = std::min(bounce_step, n - done);
     g.heap->copy(b, s + done, k);
     put_chunk(w, d + done, b, k, pe, false, call);  // blocking: b is reused next turn
   }
@@ -598,8 +634,17 @@ void remote_get(void *dest, const void *src, size_t n, int pe, bool nbi, const c
   void *w = worker_of(ctx, call);
   if (SYMMEM_LIKELY(cpu_reaches(dest, n))) return get_chunk(w, d, s, n, pe, nbi, call);
   char *b = bounce_buffer();
-  for (size_t done = 0; done < n; done += bounce_step) {
-    const size_t k = std::min(bounce_step, n - done);
+  for (size_t done = 0, k = 0; done < n; done += k) {
+    if (r.local_gpu) {  // the transport fills the GPU buffer itself where the piece comes by its RMA
+      const target t = resolve(s + done, n - done, pe, call);
+      if (t.region != region_staged && t.n > r.put_staged) {
+        settle_staged(w, pe, call);
+        must(r.net->get_to_gpu(w, pe, t.region, t.raddr, d + done, t.n, nbi, call), pe, call);
+        k = t.n;
+        continue;
+      }
+    }
+    k = std::min(bounce_step, n - done);
     get_chunk(w, b, s + done, k, pe, false, call);
     g.heap->copy(d + done, b, k);
   }
@@ -610,7 +655,7 @@ uint64_t remote_amo(void *dest, int pe, int op, unsigned size, uint64_t value, u
   if (SYMMEM_UNLIKELY(reinterpret_cast<uintptr_t>(dest) % size != 0)) {
     fatal(call, "address %p is not aligned to the %u bytes of the atomic; align the object", dest, size);
   }
-  target t = resolve(dest, size, pe, call);
+  target t = resolve(dest, size, pe, call, false);
   uint64_t result = 0;
   void *w = worker_of(ctx, call);
   if (fetch) settle_staged(w, pe, call);  // OpenSHMEM orders a non-fetching one only by a fence

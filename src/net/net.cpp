@@ -93,6 +93,13 @@ status transport::register_memory(void *addr, size_t len, void *&handle, packed_
   return ok_status;
 }
 
+status transport::register_gpu_memory(void *addr, size_t len, void *&handle, packed_key &key, const char *call) {
+  size_t n = 0;
+  SYMMEM_TRY(code_status(ops_.mem_register_kind(ops_.ctx, addr, len, SYMMEM_NET_MEM_GPU, &handle, key.bytes, &n, call)));
+  key.len = static_cast<uint32_t>(n);
+  return ok_status;
+}
+
 void transport::deregister_memory(void *handle) { ops_.mem_deregister(ops_.ctx, handle); }
 
 status transport::set_key(int pe, uint32_t region, const void *key, size_t len, const char *call) {
@@ -133,6 +140,20 @@ status transport::get(void *w, int pe, uint32_t region, uint64_t raddr, void *ds
   void *req = nullptr;
   int rc = ops_.get(w, pe, region, raddr, dst, len, nbi ? nullptr : &req, call);
   return rc == 1 ? wait(w, req, pe, "a get", call) : code_status(rc);
+}
+
+status transport::put_from_gpu(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len,
+                               bool nbi, const char *call) {
+  void *req = nullptr;
+  int rc = ops_.put_kind(w, pe, region, raddr, src, len, SYMMEM_NET_MEM_GPU, nbi ? nullptr : &req, call);
+  return rc == 1 ? wait(w, req, pe, "a put from GPU memory", call) : code_status(rc);
+}
+
+status transport::get_to_gpu(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, bool nbi,
+                             const char *call) {
+  void *req = nullptr;
+  int rc = ops_.get_kind(w, pe, region, raddr, dst, len, SYMMEM_NET_MEM_GPU, nbi ? nullptr : &req, call);
+  return rc == 1 ? wait(w, req, pe, "a get into GPU memory", call) : code_status(rc);
 }
 
 status transport::amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned size, uint64_t value,

@@ -62,6 +62,17 @@ class transport {
   status put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, bool nbi,
              const char *call);
   status get(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, bool nbi, const char *call);
+  // GPU memory (net_plugin.h, mem_kinds): whether the transport reaches this PE's GPU memory itself;
+  // then GPU memory registers for remote access, and puts and gets take GPU buffers as they are.
+  bool reaches_gpu() const {
+    return (ops_.mem_kinds & (1u << SYMMEM_NET_MEM_GPU)) != 0 && ops_.mem_register_kind != nullptr &&
+           ops_.put_kind != nullptr && ops_.get_kind != nullptr;
+  }
+  status register_gpu_memory(void *addr, size_t len, void *&handle, packed_key &key, const char *call);
+  status put_from_gpu(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, bool nbi,
+                      const char *call);
+  status get_to_gpu(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, bool nbi,
+                    const char *call);
   // result == nullptr: non-fetching, complete at the next quiet. Else waits for the old value.
   status amo(void *w, int pe, uint32_t region, uint64_t raddr, int op, unsigned size, uint64_t value,
              uint64_t compare, void *result, const char *call);

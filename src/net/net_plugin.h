@@ -51,6 +51,7 @@ extern "C" {
 #define SYMMEM_NET_DATA_SIGNAL_HDR 8u  // words of a data signal's header (signal_put)
 #define SYMMEM_NET_STAGED_BACKLOG (1u << 20)     // bytes of staged messages waiting to be sent (staged_backlog)
 #define SYMMEM_NET_WORKER_PROGRESSED 2           // worker_create: see "Workers" above
+#define SYMMEM_NET_MEM_GPU 1u                    // a kind of memory: this PE's GPU memory (mem_kinds)
 
 enum symmem_net_amo {
   SYMMEM_NET_AMO_ADD = 0,
@@ -214,6 +215,22 @@ typedef struct symmem_net_ops {
   // not take this one (too large, or a worker it does not batch on): the library gets it with
   // get. NULL: the library always uses get.
   int (*staged_get_nbi)(void *worker, int pe, uint64_t raddr, void *dst, size_t len, const char *call);
+  // GPU memory. Bit (1 << SYMMEM_NET_MEM_GPU) of mem_kinds: the transport reaches this PE's GPU
+  // memory itself (UCX built with CUDA support: its cuda_copy transport, or GPUDirect RDMA on a
+  // cluster's InfiniBand). Then:
+  //  - mem_register_kind(kind SYMMEM_NET_MEM_GPU) registers GPU memory for remote access: the PEs
+  //    given its key put to it and get from it with put and get, and this PE's CPU never touches
+  //    it. Its registrations are not memory a message handler may store into (signals, data
+  //    signals): the library sends no such message to it, and the plugin refuses one;
+  //  - put_kind / get_kind are put / get whose local buffer (src, dst) is GPU memory.
+  // No atomics on GPU memory: the library keeps them staged. 0 / NULL: host memory only.
+  uint32_t mem_kinds;
+  int (*mem_register_kind)(void *ctx, void *addr, size_t len, unsigned kind, void **handle, void *key,
+                           size_t *key_len, const char *call);
+  int (*put_kind)(void *worker, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, unsigned kind,
+                  void **req, const char *call);
+  int (*get_kind)(void *worker, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, unsigned kind,
+                  void **req, const char *call);
 } symmem_net_ops;
 
 typedef int (*symmem_net_create_fn)(const symmem_net_host *host, symmem_net_ops *out);

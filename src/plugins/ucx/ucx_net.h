@@ -98,6 +98,7 @@ struct plugin {
   symmem_net_host host{};
   ucp_context_h ctx = nullptr;
   std::string description;
+  bool gpu_memory = false;  // UCX reaches CUDA memory (built with CUDA, cuda_copy in UCX_TLS)
   std::vector<std::string> addresses;  // every PE's default worker address
   std::vector<char> remote;            // PEs reached through this transport
   std::unique_ptr<std::atomic<int>[]> failed;  // per PE: the UCX status that broke its endpoint, or 0

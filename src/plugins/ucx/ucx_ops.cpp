@@ -88,7 +88,14 @@ int posted(worker &wk, ucs_status_ptr_t r, void **req, int pe, const char *what,
 
 namespace {
 
-int do_put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, void **req,
+// A local buffer in GPU memory is named as such, so UCX copies it with its CUDA transport.
+void local_kind(ucp_request_param_t &rp, bool gpu) {
+  if (!gpu) return;
+  rp.op_attr_mask |= UCP_OP_ATTR_FIELD_MEMORY_TYPE;
+  rp.memory_type = UCS_MEMORY_TYPE_CUDA;
+}
+
+int put_of(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, bool gpu, void **req,
            const char *call) {
   worker &wk = *static_cast<worker *>(w);
   worker_guard guard(wk);
@@ -96,19 +103,41 @@ int do_put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, si
   ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
   if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
   ucp_request_param_t rp{};
+  local_kind(rp, gpu);
   if (region != SYMMEM_NET_REGION_SIGNALS) ++wk.posted;  // complete only at the remote end after a flush
   return posted(wk, ucp_put_nbx(ep, src, len, raddr, rkey, &rp), req, pe, "put", call);
 }
 
-int do_get(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, void **req, const char *call) {
+int get_of(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, bool gpu, void **req,
+           const char *call) {
   worker &wk = *static_cast<worker *>(w);
   worker_guard guard(wk);
   ucp_ep_h ep = endpoint(wk, pe, call);
   ucp_rkey_h rkey = ep != nullptr ? rkey_for(wk, pe, region, call) : nullptr;
   if (rkey == nullptr) return SYMMEM_ERR_NOT_ACCESSIBLE;
   ucp_request_param_t rp{};
+  local_kind(rp, gpu);
   if (req == nullptr && region != SYMMEM_NET_REGION_SIGNALS) ++wk.posted;  // an nbi get: the flush completes it
   return posted(wk, ucp_get_nbx(ep, dst, len, raddr, rkey, &rp), req, pe, "get", call);
+}
+
+int do_put(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, void **req,
+           const char *call) {
+  return put_of(w, pe, region, raddr, src, len, false, req, call);
+}
+
+int do_get(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, void **req, const char *call) {
+  return get_of(w, pe, region, raddr, dst, len, false, req, call);
+}
+
+int do_put_kind(void *w, int pe, uint32_t region, uint64_t raddr, const void *src, size_t len, unsigned kind,
+                void **req, const char *call) {
+  return put_of(w, pe, region, raddr, src, len, kind == SYMMEM_NET_MEM_GPU, req, call);
+}
+
+int do_get_kind(void *w, int pe, uint32_t region, uint64_t raddr, void *dst, size_t len, unsigned kind, void **req,
+                const char *call) {
+  return get_of(w, pe, region, raddr, dst, len, kind == SYMMEM_NET_MEM_GPU, req, call);
 }
 
 const ucp_atomic_op_t amo_ops[] = {UCP_ATOMIC_OP_ADD, UCP_ATOMIC_OP_SWAP, UCP_ATOMIC_OP_CSWAP,
@@ -359,6 +388,8 @@ void fill_data_ops(symmem_net_ops &ops) {
   ops.signal_add = do_signal_add;
   ops.signal_put = do_signal_put;
   ops.idle = idle;
+  ops.put_kind = do_put_kind;  // offered with mem_kinds (symmem_net_plugin_create)
+  ops.get_kind = do_get_kind;
   fill_staged_ops(ops);
 }
 

@@ -99,6 +99,14 @@ int make_context(plugin &p) {
                   ucs_status_string(st));
   }
   p.description = std::string("UCX ") + ucp_get_version_string();
+  // GPU memory: a UCX built with CUDA support, whose cuda_copy transport is in use (UCX_TLS). Then
+  // puts and gets take GPU buffers as they are, and a GPU heap is registered like a host one.
+  ucp_context_attr_t attr{};
+  attr.field_mask = UCP_ATTR_FIELD_MEMORY_TYPES;
+  if (ucp_context_query(p.ctx, &attr) == UCS_OK && (attr.memory_types & UCS_BIT(UCS_MEMORY_TYPE_CUDA)) != 0) {
+    p.gpu_memory = true;
+    p.description += " (CUDA memory)";
+  }
   return SYMMEM_SUCCESS;
 }
 
@@ -269,13 +277,16 @@ void do_worker_destroy(void *ctx, void *w) {
   free_worker(wk);
 }
 
-int do_mem_register(void *ctx, void *addr, size_t len, void **handle, void *key, size_t *key_len,
-                    const char *call) {
-  plugin &p = *static_cast<plugin *>(ctx);
+int mem_register(plugin &p, void *addr, size_t len, bool gpu, void **handle, void *key, size_t *key_len,
+                 const char *call) {
   ucp_mem_map_params_t mp{};
   mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
   mp.address = addr;
   mp.length = len;
+  if (gpu) {  // said, not detected: UCX's detection of a VMM mapping depends on its version
+    mp.field_mask |= UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
+    mp.memory_type = UCS_MEMORY_TYPE_CUDA;
+  }
   ucp_mem_h mh = nullptr;
   ucs_status_t st = ucp_mem_map(p.ctx, &mp, &mh);
   if (st != UCS_OK) {
@@ -295,10 +306,25 @@ int do_mem_register(void *ctx, void *addr, size_t len, void **handle, void *key,
   *key_len = n;
   ucp_rkey_buffer_release(packed);
   *handle = mh;
+  if (gpu) return SYMMEM_SUCCESS;  // not memory a message handler may store into (registered())
   std::lock_guard<std::mutex> lock(p.regs_mutex);
   p.regs[reinterpret_cast<uintptr_t>(addr)] = len;
   p.reg_of_handle[mh] = reinterpret_cast<uintptr_t>(addr);
   return SYMMEM_SUCCESS;
+}
+
+int do_mem_register(void *ctx, void *addr, size_t len, void **handle, void *key, size_t *key_len,
+                    const char *call) {
+  return mem_register(*static_cast<plugin *>(ctx), addr, len, false, handle, key, key_len, call);
+}
+
+int do_mem_register_kind(void *ctx, void *addr, size_t len, unsigned kind, void **handle, void *key,
+                         size_t *key_len, const char *call) {
+  plugin &p = *static_cast<plugin *>(ctx);
+  if (kind != SYMMEM_NET_MEM_GPU || !p.gpu_memory) {
+    return report(p, SYMMEM_ERR_UNSUPPORTED, call, "this UCX cannot register memory of kind %u", kind);
+  }
+  return mem_register(p, addr, len, true, handle, key, key_len, call);
 }
 
 void do_mem_deregister(void *ctx, void *handle) {
@@ -496,6 +522,13 @@ SYMMEM_PLUGIN_EXPORT int symmem_net_plugin_create(const symmem_net_host *host, s
   out->closing = do_closing;
   out->close = do_close;
   fill_data_ops(*out);
+  if (p->gpu_memory) {
+    out->mem_kinds = 1u << SYMMEM_NET_MEM_GPU;
+    out->mem_register_kind = do_mem_register_kind;
+  } else {
+    out->put_kind = nullptr;
+    out->get_kind = nullptr;
+  }
   out->ctx = p.release();
   return SYMMEM_SUCCESS;
 }
