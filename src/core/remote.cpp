@@ -520,7 +520,12 @@ status remote_commit(size_t offset, size_t length, const char *call) {
     net::packed_key key;
     void *at = reinterpret_cast<void *>(g.heap_base + gi * granule_bytes);
     if (r.my_direct) {
-      SYMMEM_TRY(r.net->register_gpu_memory(at, granule_bytes, r.granule_handle[gi], key, call));
+      const status st = r.net->register_gpu_memory(at, granule_bytes, r.granule_handle[gi], key, call);
+      if (!st.ok()) {
+        log(log_level::warn, "%s: GPU heap registration with %s failed (above); SYMMEM_NET_HEAP=staged reaches the "
+                             "GPU heap from other hosts without registering it", call, r.net->description());
+        return st;
+      }
     } else {
       SYMMEM_TRY(r.net->register_memory(at, granule_bytes, r.granule_handle[gi], key, call));
     }
