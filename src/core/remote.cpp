@@ -370,8 +370,8 @@ void log_routes() {
     if (r.remote[static_cast<size_t>(p)]) {
       const char *heap = !r.staged[static_cast<size_t>(p)] ? ""
                          : r.direct[static_cast<size_t>(p)]
-                             ? " (its heap: GPU memory the transport reaches, for transfers above "
-                               "SYMMEM_NET_PUT_STAGED; staged operations below and for atomics)"
+                             ? " (its heap: registered memory for transfers above SYMMEM_NET_PUT_STAGED, "
+                               "staged operations below and for atomics)"
                              : " (its heap: staged operations)";
       log(log_level::info, "PE %d -> PE %d via %s %s%s", g.my_pe, p, r.net->label(), r.net->route(p).c_str(), heap);
     } else {
@@ -417,7 +417,7 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
     if (host[static_cast<size_t>(p)] != host[static_cast<size_t>(g.my_pe)]) remote.push_back(p);
   }
   if (!spans) return ok_status;  // every PE on one host: no transport, nothing on any path changes
-  r.my_staged = !g.heap_on_cpu || g.cfg.net_heap == "staged";
+  r.my_staged = !g.heap_on_cpu || g.cfg.net_heap != "auto";
   r.put_staged = std::min(g.cfg.net_put_staged, size_t{SYMMEM_NET_DATA_SIGNAL_MAX});
   r.staged.assign(static_cast<size_t>(g.n_pes), 0);
   r.direct.assign(static_cast<size_t>(g.n_pes), 0);
@@ -434,7 +434,9 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   SYMMEM_TRY(r.net->connect(remote, call));
   r.worker = r.net->default_worker();
   r.local_gpu = !g.heap_on_cpu && r.net->reaches_gpu();
-  r.my_direct = r.local_gpu && g.cfg.net_heap != "staged";
+  // A host heap with SYMMEM_NET_HEAP=direct takes the GPU heap's direct form too (staged small
+  // operations and atomics, registered memory for larger transfers), so CPU machines test it.
+  r.my_direct = g.cfg.net_heap != "staged" && (r.local_gpu || (g.heap_on_cpu && g.cfg.net_heap == "direct"));
   if (!g.heap_on_cpu && g.cfg.net_heap == "direct" && !r.my_direct) {
     log(log_level::warn, "SYMMEM_NET_HEAP=direct: %s does not reach GPU memory (a UCX built without CUDA, or "
                          "cuda_copy left out of UCX_TLS); PEs on other hosts reach this GPU heap by staged "
@@ -519,7 +521,7 @@ status remote_commit(size_t offset, size_t length, const char *call) {
     if (r.granule_handle[gi] != nullptr) continue;  // still registered (a retained granule)
     net::packed_key key;
     void *at = reinterpret_cast<void *>(g.heap_base + gi * granule_bytes);
-    if (r.my_direct) {
+    if (r.my_direct && !g.heap_on_cpu) {
       const status st = r.net->register_gpu_memory(at, granule_bytes, r.granule_handle[gi], key, call);
       if (!st.ok()) {
         log(log_level::warn, "%s: GPU heap registration with %s failed (above); SYMMEM_NET_HEAP=staged reaches the "
