@@ -2,6 +2,7 @@
 // request to a PE on another host takes the remote path and one to a node-local PE the mapping.
 #include <atomic>
 #include <memory>
+#include <vector>
 
 #include "core/proxy_exec.h"
 #include "core/remote.h"
@@ -25,17 +26,29 @@ static_assert(same_op(SYMMEM_PROXY_AMO_ADD, SYMMEM_NET_AMO_ADD) && same_op(SYMME
 // neither shares the default worker's queue with the program's threads nor takes its lock for its
 // puts and gets; its fence and quiet cover the ring's requests only. The routines it calls are the
 // program's: to a GPU heap, with device memory as the local buffer, they stage through host memory.
+//
+// Small puts (and puts with signal) from GPU memory to PEs on other hosts leave through host
+// memory, each a copy and a wait for it when done one by one. Consecutive ones are held instead:
+// each copy is queued on the heap's copy stream as its request comes, into a staging buffer of
+// pinned memory, and one wait covers them all; then each goes out from there (a staged put takes
+// its own copy, and the rest are blocking puts). Any other request, a full buffer, and an empty
+// ring send what is held first, so the requests keep the ring's order. On a host heap (the tests'
+// proxy) puts from the heap are held the same way, so the CPU machines run this path too.
 class runtime_executor final : public net::proxy_executor {
  public:
   ~runtime_executor() override { close(); }
   void put(int pe, uint64_t dst, uint64_t src, uint64_t size) override {
+    if (holdable(pe, src, size)) return hold(pe, dst, src, size, false, 0, 0, 0);
+    send_held();
     symmem_ctx_putmem_nbi(ctx(), reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size, pe);
   }
   void get(int pe, uint64_t dst, uint64_t src, uint64_t size) override {
+    send_held();
     symmem_ctx_getmem(ctx(), reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size, pe);
   }
   uint64_t amo(int pe, uint64_t dst, unsigned op, unsigned size, uint64_t value, uint64_t compare,
                bool fetch) override {
+    send_held();
     void *d = reinterpret_cast<void *>(dst);
     if (size != 4 && size != 8) fatal("proxy", "a proxy atomic of %u bytes (4 or 8 only)", size);
     if (is_remote(pe)) return remote_amo(d, pe, static_cast<int>(op), size, value, compare, fetch, "proxy", ctx());
@@ -49,25 +62,91 @@ class runtime_executor final : public net::proxy_executor {
     if (op != SYMMEM_NET_AMO_SWAP && op != SYMMEM_NET_AMO_ADD) {
       fatal("proxy", "a put with signal takes a set or an add, not atomic %u", op);
     }
+    if (holdable(pe, src, size)) return hold(pe, dst, src, size, true, sig, op, value);
+    send_held();
     symmem_ctx_putmem_signal_nbi(ctx(), reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size,
                                  reinterpret_cast<uint64_t *>(sig), value,
                                  op == SYMMEM_NET_AMO_SWAP ? SYMMEM_SIGNAL_SET : SYMMEM_SIGNAL_ADD, pe);
   }
   // No context yet: nothing was sent, nothing to order or complete.
   void fence() override {
+    send_held();
     if (ctx_ != nullptr) symmem_ctx_fence(ctx_);
   }
   void quiet() override {
+    send_held();
     if (ctx_ != nullptr) symmem_ctx_quiet(ctx_);
   }
-  void progress() override { remote_progress(); }
+  void progress() override {  // the ring is empty
+    send_held();
+    remote_progress();
+  }
   // After the proxy thread stopped (its worker is then nobody's): completes and frees the context.
   void close() {
+    if (symmem_initialized()) send_held();
     if (ctx_ != nullptr && symmem_initialized()) symmem_ctx_destroy(ctx_);
     ctx_ = nullptr;
+    if (stage_ != nullptr && g.heap) g.heap->host_buffer_free(stage_);
+    stage_ = nullptr;
   }
 
  private:
+  static constexpr size_t stage_bytes = size_t{1} << 20;  // the staging buffer
+  static constexpr size_t held_most = 256;                 // requests held at once
+  static constexpr size_t hold_most = size_t{64} << 10;    // bytes of one held request, at most
+  struct held_put {
+    int pe;
+    uint64_t dst;
+    size_t at, size;
+    bool signal;
+    uint64_t sig;
+    unsigned op;
+    uint64_t value;
+  };
+
+  // A put of GPU memory (or, on a host heap, of heap memory) to a PE on another host.
+  bool holdable(int pe, uint64_t src, uint64_t size) {
+    if (size == 0 || size > hold_most || stage_failed_ || !is_remote(pe)) return false;
+    const auto *p = reinterpret_cast<const void *>(src);
+    return g.heap_on_cpu ? src - g.heap_base < g.heap_size && size <= g.heap_size - (src - g.heap_base)
+                         : !g.heap->cpu_reaches(p, size);
+  }
+
+  void hold(int pe, uint64_t dst, uint64_t src, uint64_t size, bool signal, uint64_t sig, unsigned op,
+            uint64_t value) {
+    if (stage_ == nullptr) {
+      stage_ = static_cast<char *>(g.heap->host_buffer(stage_bytes));
+      if (stage_ == nullptr) {  // no pinned memory: one by one, as before
+        stage_failed_ = true;
+        log(log_level::warn, "proxy: no %zu bytes of pinned host memory for staging; puts from GPU memory to other "
+                             "hosts go one by one", stage_bytes);
+        return signal ? put_signal(pe, dst, src, size, sig, op, value) : put(pe, dst, src, size);
+      }
+    }
+    if (used_ + size > stage_bytes || held_.size() == held_most) send_held();
+    g.heap->copy_async(stage_ + used_, reinterpret_cast<const void *>(src), size);
+    held_.push_back({pe, dst, used_, size, signal, sig, op, value});
+    used_ += (size + 15) & ~size_t{15};
+  }
+
+  // Blocking puts: a staged one returns at once anyway (its message holds a copy), and an RMA one
+  // (SYMMEM_NET_PUT_STAGED below the size) must be done with the buffer before it is reused.
+  void send_held() {
+    if (held_.empty()) return;
+    g.heap->copy_wait();
+    for (const held_put &h : held_) {
+      void *d = reinterpret_cast<void *>(h.dst);
+      if (h.signal) {
+        symmem_ctx_putmem_signal(ctx(), d, stage_ + h.at, h.size, reinterpret_cast<uint64_t *>(h.sig), h.value,
+                                 h.op == SYMMEM_NET_AMO_SWAP ? SYMMEM_SIGNAL_SET : SYMMEM_SIGNAL_ADD, h.pe);
+      } else {
+        symmem_ctx_putmem(ctx(), d, stage_ + h.at, h.size, h.pe);
+      }
+    }
+    held_.clear();
+    used_ = 0;
+  }
+
   symmem_ctx_t ctx() {
     if (SYMMEM_UNLIKELY(ctx_ == nullptr) && symmem::ctx::make_progressed(&ctx_) != SYMMEM_SUCCESS) {
       fatal("proxy", "cannot make the proxy's communication context: %s", last_error().c_str());
@@ -75,6 +154,10 @@ class runtime_executor final : public net::proxy_executor {
     return ctx_;
   }
   symmem_ctx_t ctx_ = nullptr;
+  char *stage_ = nullptr;
+  bool stage_failed_ = false;
+  size_t used_ = 0;
+  std::vector<held_put> held_;
 };
 
 // The GPU heap's proxy (proxy_exec.h): one per PE, while the job runs. A plain pointer, never

@@ -120,6 +120,8 @@ class gpu_provider final : public mem::provider {
   void copy(void *dst, const void *src, size_t n) override;
   void copy_async(void *dst, const void *src, size_t n) override;
   void copy_wait() override;
+  void *host_buffer(size_t n) override;
+  void host_buffer_free(void *p) override;
   void zero(void *dst, size_t n) override;
   uint64_t amo(int op, void *target, unsigned size, bool is_float, uint64_t a, uint64_t b) override {
     return core::gpu_amo(op, target, size, is_float, a, b);
@@ -466,6 +468,18 @@ void gpu_provider::copy_wait() {
   make_current();
   const CUresult e = cu.cuStreamSynchronize(gpu.stream);
   if (e != CUDA_SUCCESS) fatal("putmem/getmem", "copies on the GPU failed: %s", cu_text(e).c_str());
+}
+
+void *gpu_provider::host_buffer(size_t n) {
+  make_current();
+  void *p = nullptr;
+  return cu.cuMemHostAlloc(&p, n, CU_MEMHOSTALLOC_PORTABLE) == CUDA_SUCCESS ? p : nullptr;
+}
+
+void gpu_provider::host_buffer_free(void *p) {
+  if (p == nullptr) return;
+  make_current();
+  (void)cu.cuMemFreeHost(p);
 }
 
 // The heap, and any pointer CUDA knows as device memory (the program's cudaMalloc buffers, which

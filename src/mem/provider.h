@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -56,6 +57,10 @@ class provider {
   // until copy_wait (GPU heap: queued on the private stream). The default does it at once.
   virtual void copy_async(void *dst, const void *src, size_t n) { copy(dst, src, n); }
   virtual void copy_wait() {}
+  // Host memory that copy_async copies to and from without waiting (GPU heap: pinned; to pageable
+  // memory the driver's copy returns only once it is done). nullptr when none can be had.
+  virtual void *host_buffer(size_t n) { return std::malloc(n); }
+  virtual void host_buffer_free(void *p) { std::free(p); }
   // Zeroes n bytes of heap memory at dst (calloc).
   virtual void zero(void *dst, size_t n) = 0;
   // An atomic on heap memory (op: amo_op above; cas: a expected, b desired; 4 or 8 bytes, integer

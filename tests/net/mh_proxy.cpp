@@ -82,8 +82,9 @@ int main(int argc, char **argv) {
   symmem::net::proxy px(ring, *exec);
   px.start();
   symmem_barrier_all();
-  // Values that stay valid until the quiet below (a put's source must, as for putmem_nbi).
-  std::vector<uint64_t> values(static_cast<size_t>(threads * per));
+  // Values that stay valid until the quiet below (a put's source must, as for putmem_nbi). In the
+  // heap, as a kernel's are: the proxy holds such puts and sends them together (proxy_exec.cpp).
+  auto *values = static_cast<uint64_t *>(symmem_malloc(static_cast<size_t>(threads * per) * sizeof(uint64_t)));
   std::vector<std::thread> producers;
   for (int t = 0; t < threads; ++t) {
     producers.emplace_back([&, t] {
@@ -170,7 +171,7 @@ int main(int argc, char **argv) {
   auto *sblk = static_cast<uint64_t *>(symmem_malloc(nblk * 3 * sizeof(uint64_t)));
   auto *sig = static_cast<uint64_t *>(symmem_calloc(nblk, sizeof(uint64_t)));
   for (int i = 0; i < nblk * 3; ++i) sblk[i] = 0xbad;
-  std::vector<uint64_t> ssrc(static_cast<size_t>(nblk * 3));
+  auto *ssrc = static_cast<uint64_t *>(symmem_malloc(static_cast<size_t>(nblk * 3) * sizeof(uint64_t)));
   auto sval = [](int pe, int i) { return (static_cast<uint64_t>(pe) << 48) | static_cast<uint64_t>(i) * 7919u; };
   auto want_sig = [](int blk) { return blk % 2 == 0 ? static_cast<uint64_t>(blk) + 1 : uint64_t{1}; };
   for (int i = 0; i < nblk * 3; ++i) ssrc[static_cast<size_t>(i)] = sval(me, i);
@@ -223,6 +224,54 @@ int main(int argc, char **argv) {
   symmem_barrier_all();
   symmem_free(sig);
   symmem_free(sblk);
+  symmem_free(ssrc);
+
+  // Block puts of a kernel (put_nbi_block) from the heap, of sizes on both sides of what the proxy
+  // holds (64 KiB), each into its own poisoned range, in one stream with no quiet between: held
+  // ones and ones that are not must all land, whole, in order with the put that overwrites one.
+  {
+    const size_t sizes[] = {1, 13, 4096, 8192 + 3, size_t{64} << 10, (size_t{64} << 10) + 1, 200000, 40, 3};
+    size_t total = 0;
+    for (size_t z : sizes) total += z + 64;
+    auto *bsrc = static_cast<unsigned char *>(symmem_malloc(total));
+    auto *bdst = static_cast<unsigned char *>(symmem_malloc(total));
+    auto bval = [](int pe, size_t i) { return static_cast<unsigned char>((pe * 131 + i * 7 + (i >> 8)) & 0xff); };
+    for (size_t i = 0; i < total; ++i) bsrc[i] = bval(me, i), bdst[i] = 0xa5;
+    symmem_barrier_all();
+    // Later puts to the same bytes must win: 40 bytes into the range of the first put too large to
+    // be held (sent before it, whatever the proxy holds), and the first range twice in a row.
+    size_t at = 0, large = 0;
+    for (size_t z : sizes) {
+      if (z > (size_t{64} << 10) && large == 0) large = at;
+      at += z + 64;
+    }
+    symmem::net::proxy::post(ring, put_req(to, bdst + large, bsrc + 1000, 40));
+    at = 0;
+    for (size_t z : sizes) {
+      symmem::net::proxy::post(ring, put_req(to, bdst + at, bsrc + at, z));
+      if (at == 0) symmem::net::proxy::post(ring, put_req(to, bdst, bsrc + 32, 1));
+      at += z + 64;
+    }
+    symmem::net::proxy::quiet(ring);
+    symmem_barrier_all();
+    const int bfrom = (me + n - n / 2) % n;
+    size_t bwrong = 0;
+    at = 0;
+    for (size_t z : sizes) {
+      for (size_t i = 0; i < z + 64; ++i) {
+        const unsigned char want = i >= z ? 0xa5 : at == 0 ? bval(bfrom, 32) : bval(bfrom, at + i);
+        if (bdst[at + i] != want && bwrong++ < 5) {
+          std::fprintf(stderr, "PE %d: block put of %zu bytes, byte %zu holds %#x, expected %#x\n", me, z, i,
+                       bdst[at + i], want);
+        }
+      }
+      at += z + 64;
+    }
+    CHECK(bwrong == 0);
+    symmem_barrier_all();
+    symmem_free(bdst);
+    symmem_free(bsrc);
+  }
 
   // Barriers as a GPU kernel's device barrier makes them across hosts: a quiet through the ring,
   // then the epoch stored into the partner's word with a swap through it (posted, not fetched),
@@ -260,6 +309,7 @@ int main(int argc, char **argv) {
   std::printf("PE %d: proxy ring: %d producers x %d requests, %s\n", me, threads, per, failures ? "FAILED" : "all landed");
   symmem_barrier_all();
   symmem_free(counter);
+  symmem_free(values);
   symmem_free(box);
   symmem_finalize();
   return failures == 0 ? 0 : 1;
