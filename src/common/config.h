@@ -27,6 +27,7 @@ struct settings {
   std::string net_heap;  // SYMMEM_NET_HEAP
   size_t net_put_staged = 0;  // SYMMEM_NET_PUT_STAGED
   size_t net_put_batch = 0;   // SYMMEM_NET_PUT_BATCH (read by the UCX plugin)
+  size_t proxy_hold = 0;      // SYMMEM_PROXY_HOLD
   size_t net_coll_direct = 0;  // SYMMEM_NET_COLL_DIRECT
   double net_progress_nap = 0;  // SYMMEM_NET_PROGRESS_NAP (read by the UCX plugin)
   bool check_args = true;

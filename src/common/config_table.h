@@ -61,6 +61,10 @@
     "up to this many bytes in one message, sent at the next other operation on the context, quiet, "   \
     "fence or wait, or by the progress thread; a put with nothing to its PE unanswered goes at once. " \
     "0: every staged put is its own message (read by the UCX plugin; at most 256k).")                   \
+  X(proxy_hold, size, "PROXY_HOLD", "64k", "", "", "",                                                  \
+    "A GPU kernel's puts (and puts with signal) of at most this many bytes from GPU memory to PEs on " \
+    "other hosts are held by the proxy thread and copied to host memory together, with one wait for " \
+    "the copies, then sent in order; 0: each is copied and sent on its own (at most 1m).")            \
   X(net_coll_direct, size, "NET_COLL_DIRECT", "128k", "", "", "",                                       \
     "Broadcasts, and blocks of fcollect, alltoall and collect, of at least this many bytes on a "    \
     "team of up to 8 PEs that spans hosts go straight into the members' destinations as data "        \

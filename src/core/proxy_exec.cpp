@@ -1,5 +1,6 @@
 // symmem: what the proxy ring's requests do (net/proxy.h): the runtime's own routines, so a
 // request to a PE on another host takes the remote path and one to a node-local PE the mapping.
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <vector>
@@ -93,7 +94,7 @@ class runtime_executor final : public net::proxy_executor {
  private:
   static constexpr size_t stage_bytes = size_t{1} << 20;  // the staging buffer
   static constexpr size_t held_most = 256;                 // requests held at once
-  static constexpr size_t hold_most = size_t{64} << 10;    // bytes of one held request, at most
+  const size_t hold_most = std::min(g.cfg.proxy_hold, stage_bytes);  // bytes of one held request, at most
   struct held_put {
     int pe;
     uint64_t dst;
