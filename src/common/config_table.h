@@ -45,10 +45,11 @@
     "Host identity used to find node-local PEs (default: the host symmem-run --hosts started the "    \
     "PE on, else the kernel's host name, boot id and network namespace).")                            \
   X(net_heap, choice, "NET_HEAP", "auto", "", "", "auto|staged|direct",                                         \
-    "How PEs on other hosts reach the heap: auto (UCX RMA on a host heap; on a GPU heap, staged "     \
-    "operations, which this PE's host carries out, and UCX RMA for transfers above "                  \
-    "SYMMEM_NET_PUT_STAGED when UCX reaches CUDA memory), staged (staged operations only, also for a " \
-    "host heap) or direct (as auto, and a warning when UCX cannot reach the GPU heap).")                \
+    "How PEs on other hosts reach the heap: auto (UCX RMA on a host heap; staged operations, which "   \
+    "this PE's host carries out, on a GPU heap), staged (also for a host heap) or direct (a GPU heap " \
+    "registered with a UCX built with CUDA: UCX RMA on GPU memory for transfers above "               \
+    "SYMMEM_NET_PUT_STAGED, staged operations below and for atomics; a warning and staged operations " \
+    "when UCX cannot reach GPU memory).")                                                              \
   X(net_put_staged, size, "NET_PUT_STAGED", "64k", "", "", "",                                              \
     "Puts of at most this many bytes to the host heap or static data of a PE on another host go as "  \
     "staged operations (one active message that the owner answers), so a quiet completes them in one " \

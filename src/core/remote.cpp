@@ -436,7 +436,9 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   r.local_gpu = !g.heap_on_cpu && r.net->reaches_gpu();
   // A host heap with SYMMEM_NET_HEAP=direct takes the GPU heap's direct form too (staged small
   // operations and atomics, registered memory for larger transfers), so CPU machines test it.
-  r.my_direct = g.cfg.net_heap != "staged" && (r.local_gpu || (g.heap_on_cpu && g.cfg.net_heap == "direct"));
+  // Asked for, not taken by default: registering GPU memory depends on the cluster (GPUDirect RDMA
+  // needs the NIC's peer-memory support), and a failed registration fails the allocation.
+  r.my_direct = g.cfg.net_heap == "direct" && (r.local_gpu || g.heap_on_cpu);
   if (!g.heap_on_cpu && g.cfg.net_heap == "direct" && !r.my_direct) {
     log(log_level::warn, "SYMMEM_NET_HEAP=direct: %s does not reach GPU memory (a UCX built without CUDA, or "
                          "cuda_copy left out of UCX_TLS); PEs on other hosts reach this GPU heap by staged "
