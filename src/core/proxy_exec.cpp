@@ -2,6 +2,7 @@
 // request to a PE on another host takes the remote path and one to a node-local PE the mapping.
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -87,7 +88,11 @@ class runtime_executor final : public net::proxy_executor {
     if (symmem_initialized()) send_held();
     if (ctx_ != nullptr && symmem_initialized()) symmem_ctx_destroy(ctx_);
     ctx_ = nullptr;
-    if (stage_ != nullptr && g.heap) g.heap->host_buffer_free(stage_);
+    if (stage_ != nullptr && g.heap) {
+      g.heap->host_buffer_free(stage_);
+    } else if (stage_ != nullptr && !stage_pinned_) {
+      std::free(stage_);  // the heap's provider is gone (after finalize): a host heap's was malloc's
+    }  // else pinned memory whose GPU context went with the heap: nothing to free it with
     stage_ = nullptr;
   }
 
@@ -117,6 +122,7 @@ class runtime_executor final : public net::proxy_executor {
             uint64_t value) {
     if (stage_ == nullptr) {
       stage_ = static_cast<char *>(g.heap->host_buffer(stage_bytes));
+      stage_pinned_ = !g.heap_on_cpu;
       if (stage_ == nullptr) {  // no pinned memory: one by one, as before
         stage_failed_ = true;
         log(log_level::warn, "proxy: no %zu bytes of pinned host memory for staging; puts from GPU memory to other "
@@ -156,7 +162,7 @@ class runtime_executor final : public net::proxy_executor {
   }
   symmem_ctx_t ctx_ = nullptr;
   char *stage_ = nullptr;
-  bool stage_failed_ = false;
+  bool stage_failed_ = false, stage_pinned_ = false;
   size_t used_ = 0;
   std::vector<held_put> held_;
 };
