@@ -67,8 +67,10 @@ int main(int argc, char **argv) {
   if (symmem_init_thread(SYMMEM_THREAD_MULTIPLE, nullptr) != 0) return 2;
   const int me = symmem_my_pe(), n = symmem_n_pes();
   if (argc > 2 && std::strcmp(argv[2], "exit") == 0) {
-    static std::vector<char> ring_memory(symmem_proxy_ring_bytes(slots));
-    symmem::core::proxy_start(symmem::net::proxy::init_ring(ring_memory.data(), slots));
+    // Never freed: the proxy thread is abandoned at exit, not joined, and a static vector's
+    // destructor could free the ring under it (an exit handler registered after the library's).
+    auto *ring_memory = new char[symmem_proxy_ring_bytes(slots)];
+    symmem::core::proxy_start(symmem::net::proxy::init_ring(ring_memory, slots));
     symmem_barrier_all();
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     std::exit(3);
