@@ -178,7 +178,9 @@ void ensure_granule_key(int pe, size_t gi, const void *addr, const char *call) {
     if (e.commit == want && e.len <= SYMMEM_NET_KEY_MAX && e.check == entry_check(e.commit, e.len, e.key)) break;
     w.pause();
   }
-  must(r.net->set_key(pe, region_heap + static_cast<uint32_t>(gi), e.key, e.len, call), pe, call);
+  // A staged heap's entry has no key (len 0): it only says the owner has committed the granule, so
+  // its host accepts staged requests into it (malloc returns on each PE without waiting for the others).
+  if (e.len != 0) must(r.net->set_key(pe, region_heap + static_cast<uint32_t>(gi), e.key, e.len, call), pe, call);
   known.store(want, std::memory_order_release);
 }
 
@@ -200,7 +202,7 @@ target resolve(const void *addr, size_t len, int pe, const char *call, bool rma 
   if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off)) {
     const size_t gi = off / granule_bytes;
     if (r.staged[static_cast<size_t>(pe)] && (!rma || len <= r.put_staged || !r.direct[static_cast<size_t>(pe)])) {
-      if (SYMMEM_UNLIKELY(r.commits[gi].load(std::memory_order_acquire) == 0)) not_allocated(addr, call);
+      ensure_granule_key(pe, gi, addr, call);  // the owner has committed it (its entry, no key)
       return target{region_staged, a, len < message_piece ? len : message_piece};
     }
     ensure_granule_key(pe, gi, addr, call);
@@ -515,7 +517,15 @@ status remote_commit(size_t offset, size_t length, const char *call) {
   for (size_t gi = offset / granule_bytes; gi * granule_bytes < offset + length; ++gi) {
     if (r.my_staged && !r.my_direct) {  // nothing to register: the owner's host carries staged operations out
       if (r.live[gi].exchange(1, std::memory_order_release) == 0) {
-        r.commits[gi].fetch_add(1, std::memory_order_release);
+        // Published like a key, with none: a PE that returned from malloc first waits for it
+        // before its first staged request into the granule (ensure_granule_key), else this
+        // host, not yet here, would refuse the request.
+        const uint32_t c = r.commits[gi].load(std::memory_order_relaxed) + 1;
+        dir_entry &e = r.dir[gi];
+        e.len = 0;
+        e.check = entry_check(c, 0, e.key);
+        std::atomic_ref<uint32_t>(e.commit).store(c, std::memory_order_release);
+        r.commits[gi].store(c, std::memory_order_release);
       }
       continue;
     }
