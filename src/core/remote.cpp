@@ -96,8 +96,8 @@ struct remote_state {
   // per granule of this PE's heap, whether an allocation uses it (what staged requests may touch).
   std::vector<char> staged;
   bool any_staged = false, my_staged = false;
-  // GPU heaps the transport reaches itself (a UCX with CUDA support, SYMMEM_NET_HEAP auto or
-  // direct): per PE, whether its staged heap is also registered, so that puts and gets larger than
+  // GPU heaps the transport reaches itself (a UCX with CUDA support, SYMMEM_NET_HEAP=direct; a host
+  // heap takes the same form with it): per PE, whether its staged heap is also registered, so that puts and gets larger than
   // put_staged go to it as the transport's RMA instead of staged messages (atomics and small
   // operations stay staged); whether this PE's is; whether this PE's transport takes GPU buffers.
   std::vector<char> direct;
@@ -201,11 +201,10 @@ target resolve(const void *addr, size_t len, int pe, const char *call, bool rma 
   const uintptr_t off = a - g.heap_base;
   if (SYMMEM_LIKELY(off < g.heap_size && len <= g.heap_size - off)) {
     const size_t gi = off / granule_bytes;
+    ensure_granule_key(pe, gi, addr, call);  // the owner has committed it (a staged heap's entry: no key)
     if (r.staged[static_cast<size_t>(pe)] && (!rma || len <= r.put_staged || !r.direct[static_cast<size_t>(pe)])) {
-      ensure_granule_key(pe, gi, addr, call);  // the owner has committed it (its entry, no key)
       return target{region_staged, a, len < message_piece ? len : message_piece};
     }
-    ensure_granule_key(pe, gi, addr, call);
     const size_t room = (gi + 1) * granule_bytes - off;
     return target{region_heap + static_cast<uint32_t>(gi), a, len < room ? len : room};  // one address on every PE
   }
@@ -512,6 +511,19 @@ void remote_teardown() {
   r.live.reset();
 }
 
+namespace {
+// The granule's next commit, with its key (len 0 for a staged heap's: none), in the key directory.
+void publish_commit(size_t gi, const net::packed_key &key) {
+  const uint32_t c = r.commits[gi].load(std::memory_order_relaxed) + 1;
+  dir_entry &e = r.dir[gi];
+  e.len = key.len;
+  std::memcpy(e.key, key.bytes, key.len);
+  e.check = entry_check(c, key.len, key.bytes);
+  std::atomic_ref<uint32_t>(e.commit).store(c, std::memory_order_release);
+  r.commits[gi].store(c, std::memory_order_release);
+}
+}  // namespace
+
 status remote_commit(size_t offset, size_t length, const char *call) {
   if (!g.remote || length == 0) return ok_status;
   for (size_t gi = offset / granule_bytes; gi * granule_bytes < offset + length; ++gi) {
@@ -520,12 +532,7 @@ status remote_commit(size_t offset, size_t length, const char *call) {
         // Published like a key, with none: a PE that returned from malloc first waits for it
         // before its first staged request into the granule (ensure_granule_key), else this
         // host, not yet here, would refuse the request.
-        const uint32_t c = r.commits[gi].load(std::memory_order_relaxed) + 1;
-        dir_entry &e = r.dir[gi];
-        e.len = 0;
-        e.check = entry_check(c, 0, e.key);
-        std::atomic_ref<uint32_t>(e.commit).store(c, std::memory_order_release);
-        r.commits[gi].store(c, std::memory_order_release);
+        publish_commit(gi, net::packed_key{});
       }
       continue;
     }
@@ -543,13 +550,7 @@ status remote_commit(size_t offset, size_t length, const char *call) {
     } else {
       SYMMEM_TRY(r.net->register_memory(at, granule_bytes, r.granule_handle[gi], key, call));
     }
-    const uint32_t c = r.commits[gi].load(std::memory_order_relaxed) + 1;
-    dir_entry &e = r.dir[gi];
-    e.len = key.len;
-    std::memcpy(e.key, key.bytes, key.len);
-    e.check = entry_check(c, key.len, key.bytes);
-    std::atomic_ref<uint32_t>(e.commit).store(c, std::memory_order_release);
-    r.commits[gi].store(c, std::memory_order_release);
+    publish_commit(gi, key);
   }
   return ok_status;
 }
