@@ -66,6 +66,10 @@
     "A GPU kernel's puts (and puts with signal) of at most this many bytes from GPU memory to PEs on " \
     "other hosts are held by the proxy thread and copied to host memory together, with one wait for " \
     "the copies, then sent in order; 0: each is copied and sent on its own (at most 1m).")            \
+  X(helper_cpus, choice, "HELPER_CPUS", "spread", "", "", "spread|bound",                                  \
+    "Where a PE's helper threads (the GPU heap's proxy thread, the network's progress thread) run "   \
+    "when the launcher binds the PE to one CPU (mpirun's default): spread, on the machine's other "   \
+    "CPUs, so that they do not take turns with the PE's own thread; bound, on the PE's CPU.")        \
   X(net_coll_direct, size, "NET_COLL_DIRECT", "128k", "", "", "",                                       \
     "Broadcasts, and blocks of fcollect, alltoall and collect, of at least this many bytes on a "    \
     "team of up to 8 PEs that spans hosts go straight into the members' destinations as data "        \

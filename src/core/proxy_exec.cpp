@@ -181,12 +181,19 @@ running_proxy *g_proxy = nullptr;
 
 std::unique_ptr<net::proxy_executor> make_proxy_executor() { return std::make_unique<runtime_executor>(); }
 
-void proxy_start(symmem_proxy_ring *ring) {
+int proxy_start(symmem_proxy_ring *ring) {
   proxy_stop();
   g_proxy = new running_proxy(ring);
   g_proxy->px.start();
-  log(log_level::info, "proxy: a host thread carries kernels' requests to PEs on other hosts (%llu-slot ring)",
-      static_cast<unsigned long long>(ring->slots));
+  const int cpus = g_proxy->px.helper_cpus();
+  if (cpus > 0) {
+    log(log_level::info, "proxy: a host thread carries kernels' requests to PEs on other hosts (%llu-slot ring), on "
+        "%d CPUs besides the one this PE is bound to", static_cast<unsigned long long>(ring->slots), cpus);
+  } else {
+    log(log_level::info, "proxy: a host thread carries kernels' requests to PEs on other hosts (%llu-slot ring)",
+        static_cast<unsigned long long>(ring->slots));
+  }
+  return cpus;
 }
 
 void proxy_stop() {

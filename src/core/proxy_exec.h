@@ -10,7 +10,9 @@
 namespace symmem::core {
 
 // Starts a proxy thread that consumes `ring` (which must outlive it) through the runtime's routines.
-void proxy_start(symmem_proxy_ring *ring);
+// Returns how many CPUs the thread may use when this PE is bound to one CPU (the machine's others:
+// common/helper_thread.h), 0 when it runs where the PE does.
+int proxy_start(symmem_proxy_ring *ring);
 // Carries out the requests already published, completes them, stops the thread and frees its
 // communication context. The producers must be done. Nothing when no proxy runs.
 void proxy_stop();

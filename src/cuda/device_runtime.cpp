@@ -115,13 +115,19 @@ void warn_lazy_loading() {
 // The proxy thread needs a CPU beside the PE's own thread, which spins in CUDA's stream and
 // device synchronisations: pinned to one CPU, the two take turns in time slices and a kernel's
 // request to another host waits milliseconds (a device barrier across two hosts: 30 us with CPUs
-// to spare, 50-350 us with one CPU per PE on an H200 machine).
-void warn_single_cpu() {
+// to spare, 50-350 us with one CPU per PE on an H200 machine). A PE bound to one CPU (mpirun's
+// default) has its proxy thread on the machine's other CPUs (common/helper_thread.h); the warning
+// is for when it could not (no other CPU allowed, or SYMMEM_HELPER_CPUS=bound).
+void warn_single_cpu(int proxy_cpus) {
   cpu_set_t allowed;
-  if (core::g.my_pe != 0 || ::sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) != 1) return;
-  warn("init: this PE may run on one CPU only, where the proxy thread that carries its kernels' requests to PEs on "
-       "other hosts takes turns with it, so those requests wait for time slices; give each PE two CPUs or more "
-       "(symmem-run --bind-to auto does when they fit; mpirun --map-by slot:PE=2, srun --cpus-per-task=2)");
+  if (core::g.my_pe != 0 || proxy_cpus > 0 || ::sched_getaffinity(0, sizeof allowed, &allowed) != 0 ||
+      CPU_COUNT(&allowed) != 1) {
+    return;
+  }
+  warn("init: this PE may run on one CPU only, and so does the proxy thread that carries its kernels' requests to "
+       "PEs on other hosts (%s): the two take turns, so those requests wait for time slices; give each PE two CPUs "
+       "or more (symmem-run --bind-to auto does when they fit; mpirun --map-by slot:PE=2, srun --cpus-per-task=2)",
+       core::g.cfg.helper_cpus == "bound" ? "SYMMEM_HELPER_CPUS=bound" : "no other CPU is allowed");
 }
 
 // With some PE on another host: the ring, and the proxy thread that serves it (no ring, no
@@ -129,7 +135,6 @@ void warn_single_cpu() {
 status start_proxy() {
   if (!core::g.remote) return ok_status;  // the job spans hosts: every PE then has a remote peer
   warn_lazy_loading();
-  warn_single_cpu();
   void *mem = nullptr;
   CUresult e = cu.cuMemHostAlloc(&mem, symmem_proxy_ring_bytes(ring_slots), CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE);
   if (e != CUDA_SUCCESS) {
@@ -143,7 +148,7 @@ status start_proxy() {
   if (e == CUDA_SUCCESS) e = cu.cuMemHostGetDevicePointer(&g_ring_dev, mem, 0);
   if (e != CUDA_SUCCESS) return cu_fail(e, "init", "setting up the proxy ring", "check the GPU");
   g_ring->head_addr = g_ring_tickets;
-  core::proxy_start(g_ring);
+  warn_single_cpu(core::proxy_start(g_ring));
   return ok_status;
 }
 

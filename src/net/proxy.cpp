@@ -6,6 +6,7 @@
 #include <new>
 
 #include "common/error.h"
+#include "common/helper_thread.h"
 
 namespace symmem::net {
 namespace {
@@ -38,6 +39,7 @@ void proxy::start() {
     loop();
     ended_.store(true, std::memory_order_release);
   });
+  helper_cpus_ = common::spread_helper_thread(thread_.native_handle(), "symmem-proxy");
 }
 
 bool proxy::abandon(std::chrono::milliseconds limit) {

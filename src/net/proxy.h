@@ -45,6 +45,9 @@ class proxy {
   proxy &operator=(const proxy &) = delete;
 
   void start();
+  // The CPUs the proxy thread may use when the PE is bound to one CPU (it may then run on the
+  // machine's others: common/helper_thread.h); 0 when it kept the PE's CPUs. Set by start().
+  int helper_cpus() const { return helper_cpus_; }
   // Finishes the requests already published (a last quiet) and joins the thread; the producers
   // must be done.
   void stop();
@@ -77,6 +80,7 @@ class proxy {
   std::atomic<bool> abandon_{false};
   std::atomic<bool> ended_{false};
   std::thread thread_;
+  int helper_cpus_ = 0;
 };
 
 }  // namespace symmem::net

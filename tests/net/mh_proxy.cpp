@@ -9,6 +9,9 @@
 //   mh_proxy 0 exit             the runtime's proxy runs (as with a GPU heap across hosts) and the
 //                               program exits with status 3 without finalize: the exit must not
 //                               crash (the proxy thread kept progressing a closed network)
+//   mh_proxy PER cpus spread|bound   run bound to one CPU (symmem-run --bind-to core): the proxy
+//                               thread and the network's progress thread must run on the machine's
+//                               other CPUs (spread), or on the PE's CPU (SYMMEM_HELPER_CPUS=bound)
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -18,6 +21,11 @@
 #include <vector>
 
 #include <cstring>
+#include <dirent.h>
+#include <sched.h>
+#include <unistd.h>
+#include <fstream>
+#include <string>
 
 #include "core/proxy_exec.h"
 #include "core/remote.h"
@@ -60,6 +68,39 @@ symmem_proxy_req amo_req(int pe, void *dst, unsigned op, uint64_t v) {
   return r;
 }
 
+// The helper threads (common/helper_thread.h names them) against this PE's one CPU.
+void check_helper_cpus(const char *want) {
+  cpu_set_t own;
+  CHECK(sched_getaffinity(0, sizeof own, &own) == 0 && CPU_COUNT(&own) == 1);  // --bind-to core
+  if (CPU_COUNT(&own) != 1) return;
+  const bool spread = std::strcmp(want, "spread") == 0;
+  int found = 0;
+  DIR *d = opendir("/proc/self/task");
+  CHECK(d != nullptr);
+  if (d == nullptr) return;
+  while (dirent *e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::string name;
+    std::getline(std::ifstream(std::string("/proc/self/task/") + e->d_name + "/comm"), name);
+    if (name != "symmem-proxy" && name != "symmem-progress") continue;
+    ++found;
+    cpu_set_t cpus;
+    CHECK(sched_getaffinity(static_cast<pid_t>(std::atoi(e->d_name)), sizeof cpus, &cpus) == 0);
+    const bool same = CPU_EQUAL(&cpus, &own);
+    std::printf("PE %d: %s may use %d CPUs%s\n", symmem_my_pe(), name.c_str(), CPU_COUNT(&cpus),
+                same ? ", the PE's own" : "");
+    if (spread) {
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &own)) CHECK(!CPU_ISSET(c, &cpus));  // not the PE's CPU
+      CHECK(CPU_COUNT(&cpus) >= 1);
+    } else {
+      CHECK(same);
+    }
+  }
+  closedir(d);
+  CHECK(found == 2);  // the proxy thread and the UCX plugin's progress thread
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -83,6 +124,13 @@ int main(int argc, char **argv) {
   auto exec = symmem::core::make_proxy_executor();
   symmem::net::proxy px(ring, *exec);
   px.start();
+  if (argc > 3 && std::strcmp(argv[2], "cpus") == 0) {
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+      std::printf("PE %d: one CPU online: no other CPU for the helper threads\n", me);
+    } else {
+      check_helper_cpus(argv[3]);
+    }
+  }
   symmem_barrier_all();
   // Values that stay valid until the quiet below (a put's source must, as for putmem_nbi). In the
   // heap, as a kernel's are: the proxy holds such puts and sends them together (proxy_exec.cpp).

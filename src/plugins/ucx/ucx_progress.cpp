@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "common/helper_thread.h"
 #include "plugins/common/plugin_util.h"
 #include "plugins/ucx/ucx_net.h"
 
@@ -128,6 +129,9 @@ int start_progress_thread(plugin &p, const char *call) {
     return report(p, SYMMEM_ERR_SYSTEM, call, "UCX gives no event descriptor for its worker (%s)", ucs_status_string(st));
   }
   p.progress_thread = std::thread(progress_loop, &p, efd);
+  // A PE bound to one CPU: this thread wakes for messages while the PE's thread spins elsewhere
+  // (in a kernel's stream synchronisation, say), so it may run on the machine's other CPUs.
+  (void)symmem::common::spread_helper_thread(p.progress_thread.native_handle(), "symmem-progress");
   return SYMMEM_SUCCESS;
 }
 
