@@ -186,13 +186,9 @@ int proxy_start(symmem_proxy_ring *ring) {
   g_proxy = new running_proxy(ring);
   g_proxy->px.start();
   const int cpus = g_proxy->px.helper_cpus();
-  if (cpus > 0) {
-    log(log_level::info, "proxy: a host thread carries kernels' requests to PEs on other hosts (%llu-slot ring), on "
-        "%d CPUs besides the one this PE is bound to", static_cast<unsigned long long>(ring->slots), cpus);
-  } else {
-    log(log_level::info, "proxy: a host thread carries kernels' requests to PEs on other hosts (%llu-slot ring)",
-        static_cast<unsigned long long>(ring->slots));
-  }
+  log(log_level::info, "proxy: a host thread carries kernels' requests to PEs on other hosts (%llu-slot ring)%s",
+      static_cast<unsigned long long>(ring->slots),
+      cpus > 0 ? strfmt(", on %d CPUs besides the one this PE is bound to", cpus).c_str() : "");
   return cpus;
 }
 

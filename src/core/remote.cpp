@@ -96,10 +96,11 @@ struct remote_state {
   // per granule of this PE's heap, whether an allocation uses it (what staged requests may touch).
   std::vector<char> staged;
   bool any_staged = false, my_staged = false;
-  // GPU heaps the transport reaches itself (a UCX with CUDA support, SYMMEM_NET_HEAP=direct; a host
-  // heap takes the same form with it): per PE, whether its staged heap is also registered, so that puts and gets larger than
-  // put_staged go to it as the transport's RMA instead of staged messages (atomics and small
-  // operations stay staged); whether this PE's is; whether this PE's transport takes GPU buffers.
+  // GPU heaps the transport reaches itself (a UCX with CUDA support, SYMMEM_NET_HEAP=direct; a
+  // host heap takes the same form with it): per PE, whether its staged heap is also registered, so
+  // that puts and gets larger than put_staged go to it as the transport's RMA instead of staged
+  // messages (atomics and small operations stay staged); whether this PE's is; whether this PE's
+  // transport takes GPU buffers.
   std::vector<char> direct;
   bool my_direct = false, local_gpu = false;
   std::unique_ptr<std::atomic<uint8_t>[]> live;
