@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -43,6 +44,15 @@ class runtime_executor final : public net::proxy_executor {
     if (holdable(pe, src, size)) return hold(pe, dst, src, size, false, 0, 0, 0);
     send_held();
     symmem_ctx_putmem_nbi(ctx(), reinterpret_cast<void *>(dst), reinterpret_cast<const void *>(src), size, pe);
+  }
+  // A kernel's `p` calls (a warp's, joined) and small puts from its local memory: the bytes are
+  // held like a put's (copied now: the ring's slot is reused), else sent before the call returns.
+  void put_data(int pe, uint64_t dst, const void *data, uint64_t size) override {
+    if (size != 0 && size <= hold_most && !stage_failed_ && is_remote(pe)) {
+      return hold(pe, dst, reinterpret_cast<uint64_t>(data), size, false, 0, 0, 0, true);
+    }
+    send_held();
+    symmem_ctx_putmem(ctx(), reinterpret_cast<void *>(dst), data, size, pe);
   }
   void get(int pe, uint64_t dst, uint64_t src, uint64_t size) override {
     send_held();
@@ -118,8 +128,11 @@ class runtime_executor final : public net::proxy_executor {
                          : !g.heap->cpu_reaches(p, size);
   }
 
+  // `host`: the source is host memory (a span's bytes), copied at once; else the heap's memory,
+  // copied on the copy stream. A put that continues the last held one (the next bytes of the same
+  // PE, no signal) lengthens it: a kernel's rows of `p`, a warp a request, leave as one put.
   void hold(int pe, uint64_t dst, uint64_t src, uint64_t size, bool signal, uint64_t sig, unsigned op,
-            uint64_t value) {
+            uint64_t value, bool host = false) {
     if (stage_ == nullptr) {
       stage_ = static_cast<char *>(g.heap->host_buffer(stage_bytes));
       stage_pinned_ = !g.heap_on_cpu;
@@ -127,11 +140,29 @@ class runtime_executor final : public net::proxy_executor {
         stage_failed_ = true;
         log(log_level::warn, "proxy: no %zu bytes of pinned host memory for staging; puts from GPU memory to other "
                              "hosts go one by one", stage_bytes);
-        return signal ? put_signal(pe, dst, src, size, sig, op, value) : put(pe, dst, src, size);
+        return host ? put_data(pe, dst, reinterpret_cast<const void *>(src), size)
+               : signal ? put_signal(pe, dst, src, size, sig, op, value)
+                        : put(pe, dst, src, size);
+      }
+    }
+    auto copy = [&](size_t at) {
+      if (host) {
+        std::memcpy(stage_ + at, reinterpret_cast<const void *>(src), size);
+      } else {
+        g.heap->copy_async(stage_ + at, reinterpret_cast<const void *>(src), size);
+      }
+    };
+    if (!signal && !held_.empty()) {
+      held_put &last = held_.back();
+      if (!last.signal && last.pe == pe && last.dst + last.size == dst && last.at + last.size + size <= stage_bytes) {
+        copy(last.at + last.size);
+        last.size += size;
+        used_ = (last.at + last.size + 15) & ~size_t{15};
+        return;
       }
     }
     if (used_ + size > stage_bytes || held_.size() == held_most) send_held();
-    g.heap->copy_async(stage_ + used_, reinterpret_cast<const void *>(src), size);
+    copy(used_);
     held_.push_back({pe, dst, used_, size, signal, sig, op, value});
     used_ += (size + 15) & ~size_t{15};
   }

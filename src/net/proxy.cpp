@@ -1,6 +1,7 @@
 // symmem: the host side of the proxy ring (proxy.h).
 #include "net/proxy.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <new>
@@ -91,10 +92,42 @@ bool proxy::step() {
   if (word(s.req.seq).load(std::memory_order_acquire) != next_ + 1) return false;
   symmem_proxy_req r;
   std::memcpy(&r, &s.req, sizeof r);
-  execute(r, s);
-  ++next_;
+  if (r.op == SYMMEM_PROXY_PUT_DATA) {
+    put_data(r);
+  } else {
+    execute(r, s);
+    ++next_;
+  }
   release();
   return true;
+}
+
+// A span (proxy_ring.h): its bytes out of the ring into `span_`, the put, then past its tickets.
+// A span the ring cannot hold is a producer that disagrees with this library on the ring.
+void proxy::put_data(const symmem_proxy_req &r) {
+  if (r.size == 0 || r.size > SYMMEM_PROXY_SPAN_MOST || r.value != symmem_proxy_span(r.size) || r.value > ring_->slots) {
+    word(ring_->error).store(r.op, std::memory_order_release);
+    log(log_level::warn, "proxy: request %llu: a span of %llu bytes in %llu tickets (a producer built against "
+                          "another ring layout?)", static_cast<unsigned long long>(next_),
+        static_cast<unsigned long long>(r.size), static_cast<unsigned long long>(r.value));
+    ++next_;
+    return;
+  }
+  for (uint64_t off = 0; off < r.size;) {
+    uint64_t c = 0;
+    const unsigned char *p = symmem_proxy_span_at(ring_, next_, off, &c);
+    c = std::min(c, r.size - off);
+    std::memcpy(span_ + off, p, c);
+    off += c;
+  }
+  if (current_log_level() >= log_level::trace) {
+    log(log_level::trace, "proxy: request %llu: %llu bytes of data in %llu tickets to PE %d, dst %#llx",
+        static_cast<unsigned long long>(next_), static_cast<unsigned long long>(r.size),
+        static_cast<unsigned long long>(r.value), static_cast<int>(r.pe), static_cast<unsigned long long>(r.dst));
+  }
+  ex_.put_data(r.pe, r.dst, span_, r.size);
+  for (uint64_t t = 0; t < r.value; ++t) fetching_[(next_ + t) & (ring_->slots - 1)] = 0;
+  next_ += r.value;
 }
 
 void proxy::execute(const symmem_proxy_req &r, symmem_proxy_slot &s) {
@@ -143,12 +176,15 @@ void proxy::release() {
   if (tail != before) word(ring_->tail).store(tail, std::memory_order_release);
 }
 
-uint64_t proxy::post(symmem_proxy_ring *ring, const symmem_proxy_req &r) {
+namespace {
+
+// Takes `k` tickets and waits until their slots are free. A full ring waits for the proxy thread:
+// a producer on the CPU yields now and then, so that on a machine with fewer CPUs than threads it
+// does not hold the CPU the proxy needs.
+uint64_t claim(symmem_proxy_ring *ring, uint64_t k) {
   const uint64_t ticket =
-      word(*reinterpret_cast<uint64_t *>(ring->head_addr)).fetch_add(1, std::memory_order_acq_rel);
-  // A full ring waits for the proxy thread: a producer on the CPU yields now and then, so that on
-  // a machine with fewer CPUs than threads it does not hold the CPU the proxy needs.
-  for (unsigned spins = 0; ticket - word(ring->tail).load(std::memory_order_acquire) >= ring->slots &&
+      word(*reinterpret_cast<uint64_t *>(ring->head_addr)).fetch_add(k, std::memory_order_acq_rel);
+  for (unsigned spins = 0; ticket + k - 1 - word(ring->tail).load(std::memory_order_acquire) >= ring->slots &&
                            word(ring->error).load(std::memory_order_relaxed) == 0;) {
     if (++spins % 64 == 0) {
       std::this_thread::yield();
@@ -156,6 +192,36 @@ uint64_t proxy::post(symmem_proxy_ring *ring, const symmem_proxy_req &r) {
       relax();
     }
   }
+  return ticket;
+}
+
+}  // namespace
+
+uint64_t proxy::post_data(symmem_proxy_ring *ring, int pe, uint64_t dst, const void *data, uint64_t n) {
+  const uint64_t k = symmem_proxy_span(n);
+  const uint64_t ticket = claim(ring, k);
+  for (uint64_t off = 0; off < n;) {
+    uint64_t c = 0;
+    unsigned char *p = symmem_proxy_span_at(ring, ticket, off, &c);
+    c = std::min(c, n - off);
+    std::memcpy(p, static_cast<const unsigned char *>(data) + off, c);
+    off += c;
+  }
+  symmem_proxy_slot &s = ring->slot[ticket & (ring->slots - 1)];
+  symmem_proxy_req r{};
+  r.op = SYMMEM_PROXY_PUT_DATA;
+  r.pe = pe;
+  r.dst = dst;
+  r.size = n;
+  r.value = k;
+  std::memcpy(reinterpret_cast<char *>(&s.req) + sizeof s.req.seq, reinterpret_cast<const char *>(&r) + sizeof r.seq,
+              sizeof r - sizeof r.seq);
+  word(s.req.seq).store(ticket + 1, std::memory_order_release);  // the bytes and the request before it
+  return ticket;
+}
+
+uint64_t proxy::post(symmem_proxy_ring *ring, const symmem_proxy_req &r) {
+  const uint64_t ticket = claim(ring, 1);
   symmem_proxy_slot &s = ring->slot[ticket & (ring->slots - 1)];
   symmem_proxy_req copy = r;
   copy.seq = 0;

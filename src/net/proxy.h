@@ -23,6 +23,9 @@ class proxy_executor {
   virtual void get(int pe, uint64_t dst, uint64_t src, uint64_t size) = 0;   // complete on return
   virtual uint64_t amo(int pe, uint64_t dst, unsigned op, unsigned size, uint64_t value, uint64_t compare,
                        bool fetch) = 0;                                      // fetching: complete on return
+  // PUT_DATA: `size` bytes at `data`, which is valid during the call only (the ring's slots are
+  // reused after it); completes at quiet.
+  virtual void put_data(int pe, uint64_t dst, const void *data, uint64_t size) = 0;
   virtual void fence() = 0;
   virtual void quiet() = 0;
   virtual void progress() = 0;  // while idle
@@ -62,6 +65,8 @@ class proxy {
 
   // The host producer, the same protocol as the device one.
   static uint64_t post(symmem_proxy_ring *ring, const symmem_proxy_req &r);
+  // A PUT_DATA request: `n` bytes (1 to SYMMEM_PROXY_SPAN_MOST) carried in the ring.
+  static uint64_t post_data(symmem_proxy_ring *ring, int pe, uint64_t dst, const void *data, uint64_t n);
   static void wait(symmem_proxy_ring *ring, uint64_t ticket);
   static uint64_t fetch(symmem_proxy_ring *ring, const symmem_proxy_req &r);
   static void quiet(symmem_proxy_ring *ring);
@@ -70,12 +75,14 @@ class proxy {
   void loop();
   bool step();  // one request, if there is one
   void execute(const symmem_proxy_req &r, symmem_proxy_slot &s);
+  void put_data(const symmem_proxy_req &r);
   void release();
 
   symmem_proxy_ring *ring_;
   proxy_executor &ex_;
   std::vector<uint8_t> fetching_;  // per slot: the request there waits for its producer to release it
   uint64_t next_ = 0;              // the next ticket to carry out
+  unsigned char span_[SYMMEM_PROXY_SPAN_MOST];  // a PUT_DATA request's bytes, out of the ring
   std::atomic<bool> stop_{false};
   std::atomic<bool> abandon_{false};
   std::atomic<bool> ended_{false};

@@ -35,10 +35,15 @@ class host_executor final : public symmem::net::proxy_executor {
     auto *a = reinterpret_cast<uint64_t *>(dst);  // C++17 here (nvcc): no std::atomic_ref
     return op == SYMMEM_NET_AMO_ADD ? __atomic_fetch_add(a, v, __ATOMIC_ACQ_REL) : __atomic_load_n(a, __ATOMIC_ACQUIRE);
   }
+  void put_data(int, uint64_t dst, const void *data, uint64_t size) override {
+    std::memcpy(reinterpret_cast<void *>(dst), data, size);
+    ++data_requests;
+  }
   void fence() override {}
   void quiet() override { ++quiets; }
   void progress() override {}
   std::atomic<long> quiets{0};
+  long data_requests = 0;  // the proxy thread's only
 };
 
 __global__ void produce(symmem_proxy_ring *ring, uint64_t *staging, uint64_t *host_staging, uint64_t *host_dst,
@@ -62,6 +67,32 @@ __global__ void produce(symmem_proxy_ring *ring, uint64_t *staging, uint64_t *ho
       if (v < last) atomicAdd(bad, 1);  // the counter only grows
       last = v;
     }
+  }
+  symmem_proxy_quiet(ring);
+}
+
+// A kernel's `p` calls as the device API makes them to a PE on another host (proxy.cuh's
+// remote_p): symmem_proxy_put_data_warp. Four patterns, each into its own mapped host array:
+//   row32   a warp's lanes store consecutive 4-byte elements: one request a warp
+//   row8    the same with bytes (32-byte spans)
+//   even64  the even lanes only (a divergent branch) store consecutive 8-byte elements by rank
+//   perm64  lanes 5 elements apart: no run, one request a lane
+constexpr int p_rounds = 16;
+constexpr size_t p_elems = size_t(producers) * p_rounds;
+__host__ __device__ uint64_t pv(size_t i, int pattern) { return (i * 0x9E3779B97F4A7C15ull) ^ (uint64_t(pattern + 1) << 56); }
+
+__global__ void produce_p(symmem_proxy_ring *ring, uint32_t *row32, uint8_t *row8, uint64_t *even64, uint64_t *perm64) {
+  const int id = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+  for (int k = 0; k < p_rounds; ++k) {
+    const size_t i = size_t(k) * producers + id;
+    symmem_proxy_put_data_warp(ring, 1, reinterpret_cast<uint64_t>(row32 + i), pv(i, 0), 4);
+    symmem_proxy_put_data_warp(ring, 1, reinterpret_cast<uint64_t>(row8 + i), pv(i, 1), 1);
+    if (lane % 2 == 0) {
+      const size_t e = size_t(k) * (producers / 2) + id / 2;
+      symmem_proxy_put_data_warp(ring, 1, reinterpret_cast<uint64_t>(even64 + e), pv(e, 2), 8);
+    }
+    const size_t j = size_t(k) * producers + (size_t(id) * 5) % producers;
+    symmem_proxy_put_data_warp(ring, 1, reinterpret_cast<uint64_t>(perm64 + j), pv(j, 3), 8);
   }
   symmem_proxy_quiet(ring);
 }
@@ -122,7 +153,48 @@ int main() {
               producers, static_cast<unsigned long long>(requests), static_cast<unsigned long long>(slots), s,
               s * 1e6 / static_cast<double>(requests), wrong, static_cast<unsigned long long>(total),
               static_cast<unsigned long long>(static_cast<uint64_t>(producers) * per_thread), *bad, ex.quiets.load());
-  const bool pass = ran && wrong == 0 && total == static_cast<uint64_t>(producers) * per_thread && *bad == 0;
+  bool pass = ran && wrong == 0 && total == static_cast<uint64_t>(producers) * per_thread && *bad == 0;
+
+  // The `p` patterns through a fresh ring and proxy, on arrays poisoned first.
+  void *rows = nullptr;
+  const size_t row_bytes = p_elems * (4 + 1 + 8) + p_elems / 2 * 8;
+  if (!ok(cudaHostAlloc(&rows, row_bytes, cudaHostAllocMapped), "rows")) return 1;
+  std::memset(rows, 0xa5, row_bytes);
+  auto *row32 = static_cast<uint32_t *>(rows);
+  auto *perm64 = reinterpret_cast<uint64_t *>(row32 + p_elems);
+  auto *even64 = perm64 + p_elems;
+  auto *row8 = reinterpret_cast<uint8_t *>(even64 + p_elems / 2);
+  symmem_proxy_ring *ring2 = symmem::net::proxy::init_ring(ring_mem, slots);
+  if (!ok(cudaMemset(tickets, 0, 8), "tickets")) return 1;
+  ring2->head_addr = reinterpret_cast<uint64_t>(tickets);
+  host_executor ex2;
+  symmem::net::proxy px2(ring2, ex2);
+  px2.start();
+  const auto t1 = std::chrono::steady_clock::now();
+  uint32_t *d32 = nullptr;
+  cudaHostGetDevicePointer(reinterpret_cast<void **>(&d32), rows, 0);
+  uint64_t *dperm = reinterpret_cast<uint64_t *>(d32 + p_elems), *deven = dperm + p_elems;
+  produce_p<<<blocks, threads_per>>>(d_ring, d32, reinterpret_cast<uint8_t *>(deven + p_elems / 2), deven, dperm);
+  const bool ran_p = ok(cudaDeviceSynchronize(), "p kernel");
+  const double sp = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  px2.stop();
+  long pwrong = 0;
+  auto expect = [&](const char *what, size_t i, uint64_t got, uint64_t want) {
+    if (got != want && pwrong++ < 5)
+      std::printf("p %s: element %zu holds %#llx, expected %#llx\n", what, i, (unsigned long long)got, (unsigned long long)want);
+  };
+  for (size_t i = 0; i < p_elems; ++i) {
+    expect("row32", i, row32[i], static_cast<uint32_t>(pv(i, 0)));
+    expect("row8", i, row8[i], static_cast<uint8_t>(pv(i, 1)));
+    expect("perm64", i, perm64[i], pv(i, 3));
+  }
+  for (size_t e = 0; e < p_elems / 2; ++e) expect("even64", e, even64[e], pv(e, 2));
+  const long p_calls = long(p_elems) * 3 + long(p_elems / 2);
+  // A run of a warp takes one request: row32, row8 and even64 at most one a warp and round, perm64 one a call.
+  const long most = long(producers / 32) * p_rounds * 3 + long(p_elems);
+  std::printf("gpu proxy ring, p: %ld stores in %ld requests (at most %ld expected) in %.3f s (%.3f us a store); "
+              "wrong %ld\n", p_calls, ex2.data_requests, most, sp, sp * 1e6 / double(p_calls), pwrong);
+  pass = pass && ran_p && pwrong == 0 && ex2.data_requests <= most;
   std::printf("%s\n", pass ? "PASS" : "FAIL");
   return pass ? 0 : 1;
 }

@@ -5,8 +5,9 @@
 // each other), and with 4 PEs or more also its neighbour me^1 (mapped: the same host). On one host
 // every target is mapped and the test checks the load/store path the same way. Sections, each on
 // buffers poisoned first and checked exactly, per element, with what was expected and what came:
-//   rma      p, g of every standard type; put/get blocking and _nbi, thread, warp and block forms;
-//            iput/iget; a put and a get from a kernel's local memory (inline in the ring's slot)
+//   rma      p, g of every standard type (p from one thread, from a warp's lanes at consecutive
+//            elements, from lanes 5 apart); put/get blocking and _nbi, thread, warp and block
+//            forms; iput/iget; a put and a get from a kernel's local memory (carried in the ring)
 //   amo      every AMO form on 4- and 8-byte integers (fetching and not), fetch/set/swap/cswap on
 //            float and double: returned values and final values
 //   signal   signal_op SET and ADD, put_signal (thread, warp, block; blocking and _nbi), each
@@ -43,12 +44,13 @@ namespace {
 
 constexpr int N = 64;     // elements per RMA region
 constexpr int REG = N + 1; // a region and its guard element (must stay poison)
-enum region { r_p, r_put, r_put_nbi, r_put_warp, r_put_block, r_put_warp_nbi, r_put_block_nbi, r_iput, r_put_local,
+enum region { r_p, r_p_warp, r_p_perm, r_put, r_put_nbi, r_put_warp, r_put_block, r_put_warp_nbi, r_put_block_nbi, r_iput, r_put_local,
               r_g, r_get, r_get_nbi, r_get_warp, r_get_block, r_iget, r_get_local, r_src, n_regions };
-const char *region_name[] = {"p", "put", "put_nbi", "put_warp", "put_block", "put_nbi_warp", "put_nbi_block", "iput",
+const char *region_name[] = {"p", "p from a warp's lanes", "p from lanes 5 elements apart", "put", "put_nbi", "put_warp", "put_block", "put_nbi_warp", "put_nbi_block", "iput",
                              "put from local memory", "g", "get", "get_nbi", "get_warp", "get_block", "iget",
                              "get into local memory", "source"};
-constexpr int local_n = 5;  // elements of the local-memory transfers (inline: at most 48 bytes)
+constexpr int local_n = 5;       // elements of a get into local memory (inline: at most 48 bytes)
+constexpr int local_put_n = 45;  // elements of a put from local memory (carried in the ring: up to 1064 bytes)
 
 int g_me = -1, g_npes = 0;
 bool g_failed = false;
@@ -109,9 +111,16 @@ __global__ void rma_put_kernel(T *area, int to, int ti) {
     sd::put(reg[r_put], reg[r_src], N, to);
     sd::put_nbi(reg[r_put_nbi], reg[r_src], N, to);
     sd::iput(reg[r_iput], reg[r_src], 1, 1, N, to);
-    T local[local_n];
-    for (int i = 0; i < local_n; ++i) local[i] = value_of<T>(me, i, ti);
-    sd::put(reg[r_put_local], local, local_n, to);
+    T local[local_put_n];
+    for (int i = 0; i < local_put_n; ++i) local[i] = value_of<T>(me, i, ti);
+    sd::put(reg[r_put_local], local, local_put_n, to);
+  }
+  // Each of N threads stores one element: consecutive in lane order (one request a warp to a
+  // PE on another host), then 5 apart (a request a lane).
+  if (tid < N) {
+    sd::p(&reg[r_p_warp][tid], value_of<T>(me, tid, ti), to);
+    const int j = (tid * 5) % N;
+    sd::p(&reg[r_p_perm][j], value_of<T>(me, j, ti), to);
   }
   if (tid < 32) {
     sd::put_warp(reg[r_put_warp], reg[r_src], N, to);
@@ -171,7 +180,7 @@ void rma_type(int ti, const char *type, int to) {
   const int from = to;  // the pairings are symmetric
   std::vector<T> h(size_t(REG) * n_regions);
   CK(cudaMemcpy(h.data(), area, sizeof(T) * h.size(), cudaMemcpyDeviceToHost));
-  for (int r = r_p; r <= r_put_local; ++r) check_region(h, r, r == r_put_local ? local_n : N, from, ti, type, me);
+  for (int r = r_p; r <= r_put_local; ++r) check_region(h, r, r == r_put_local ? local_put_n : N, from, ti, type, me);
   symmem_barrier_all();
   rma_get_kernel<T><<<1, 128>>>(area, from);
   CK(cudaGetLastError());

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <thread>
 #include <vector>
 
@@ -321,6 +322,79 @@ int main(int argc, char **argv) {
     symmem_barrier_all();
     symmem_free(bdst);
     symmem_free(bsrc);
+  }
+
+  // PUT_DATA spans (a kernel's warp of `p` calls, a put from its local memory): the bytes travel
+  // in the ring, 1 to SYMMEM_PROXY_SPAN_MOST of them, so spans of up to 10 tickets wrap around
+  // this 16-slot ring. Each producer fills its own stretch of a row in pieces that follow each
+  // other (the executor joins such pieces into one put) with gaps that must stay poisoned, a put
+  // from the heap now and then (copied, not carried: joined too), and its first piece rewritten
+  // at the end, which must win. The source vector is overwritten after each post: the bytes must
+  // have been taken at the post.
+  {
+    const uint64_t sizes[] = {1, 7, 8, 56, 57, 112, 168, 169, 4, SYMMEM_PROXY_SPAN_MOST, 300, 2, 1000, 64, 3};
+    const size_t stretch = 6000;
+    const size_t row = stretch * threads;
+    auto *drow = static_cast<unsigned char *>(symmem_malloc(row));
+    auto *hsrc = static_cast<unsigned char *>(symmem_malloc(row));
+    auto sv = [](int pe, size_t i, int pass) {
+      const auto v = static_cast<unsigned char>((pe * 37 + i * 11 + (i >> 7) + pass * 101) & 0xff);
+      return v == 0xa5 ? static_cast<unsigned char>(0x5a) : v;
+    };
+    std::vector<unsigned char> gap(row, 0), heap_piece(row, 0);
+    for (size_t i = 0; i < row; ++i) drow[i] = 0xa5, hsrc[i] = sv(me, i, 0);
+    // Which bytes each producer leaves out, and which it sends from the heap: the same on every PE.
+    for (int t = 0; t < threads; ++t) {
+      size_t at = static_cast<size_t>(t) * stretch;
+      for (size_t k = 0; at < static_cast<size_t>(t + 1) * stretch; ++k) {
+        const size_t z = std::min<size_t>(sizes[k % std::size(sizes)], static_cast<size_t>(t + 1) * stretch - at);
+        for (size_t i = at; i < at + z; ++i) gap[i] = k % 6 == 5, heap_piece[i] = k % 6 != 5 && k % 7 == 3;
+        at += z;
+      }
+    }
+    symmem_barrier_all();
+    std::vector<std::thread> dthreads;
+    for (int t = 0; t < threads; ++t) {
+      dthreads.emplace_back([&, t] {
+        std::vector<unsigned char> buf(SYMMEM_PROXY_SPAN_MOST);
+        const size_t begin = static_cast<size_t>(t) * stretch, end = begin + stretch;
+        size_t first = 0;
+        for (size_t at = begin, k = 0; at < end; ++k) {
+          const size_t z = std::min<size_t>(sizes[k % std::size(sizes)], end - at);
+          if (k == 0) first = z;
+          if (gap[at]) {
+          } else if (heap_piece[at]) {
+            symmem::net::proxy::post(ring, put_req(to, drow + at, hsrc + at, z));
+          } else {
+            for (size_t i = 0; i < z; ++i) buf[i] = sv(me, at + i, 0);
+            symmem::net::proxy::post_data(ring, to, reinterpret_cast<uint64_t>(drow + at), buf.data(), z);
+            std::fill(buf.begin(), buf.end(), 0xa5);
+          }
+          at += z;
+        }
+        for (size_t i = 0; i < first; ++i) buf[i] = sv(me, begin + i, 1);
+        symmem::net::proxy::post_data(ring, to, reinterpret_cast<uint64_t>(drow + begin), buf.data(), first);
+        symmem::net::proxy::quiet(ring);
+      });
+    }
+    for (auto &t : dthreads) t.join();
+    symmem_barrier_all();
+    const int dfrom = (me + n - n / 2) % n;
+    size_t dwrong = 0;
+    for (int t = 0; t < threads; ++t) {
+      const size_t begin = static_cast<size_t>(t) * stretch;
+      for (size_t i = begin; i < begin + stretch; ++i) {
+        const unsigned char want = gap[i] ? 0xa5 : i < begin + sizes[0] ? sv(dfrom, i, 1) : sv(dfrom, i, 0);
+        if (drow[i] != want && dwrong++ < 5) {
+          std::fprintf(stderr, "PE %d: span byte %zu (producer %d) holds %#x, expected %#x%s\n", me, i, t, drow[i],
+                       want, gap[i] ? " (a gap: nothing was put there)" : "");
+        }
+      }
+    }
+    CHECK(dwrong == 0);
+    symmem_barrier_all();
+    symmem_free(hsrc);
+    symmem_free(drow);
   }
 
   // Barriers as a GPU kernel's device barrier makes them across hosts: a quiet through the ring,

@@ -7,12 +7,14 @@
  * What each operation is for a remote PE:
  *   - put / put_nbi: a PUT request naming the kernel's source buffer (the proxy reads it when it
  *     carries the request out, so it must be global memory: heap, cudaMalloc'ed or mapped host
- *     memory; a source in local or shared memory of up to SYMMEM_PROXY_INLINE_BYTES travels in the
- *     slot instead). The blocking form then quiets (the source may be reused once it returns).
+ *     memory; a source in local or shared memory of up to SYMMEM_PROXY_SPAN_MOST bytes travels in
+ *     the ring instead, a PUT_DATA request). The blocking form then quiets (the source may be
+ *     reused once it returns).
  *   - get / get_nbi: a GET request into the destination (global memory; small local ones through
  *     the slot), waited for: a get completes before it returns, the _nbi form too.
- *   - p of 4 and 8 bytes: an atomic swap without fetch (the value travels in the request; posted,
- *     complete at quiet); p of 1 and 2 bytes: a put from the slot's inline data, waited for.
+ *   - p: a PUT_DATA request, the value in the ring (posted, complete at quiet). The lanes of a
+ *     warp storing to one PE at consecutive addresses share one request (a kernel's threads
+ *     storing a row to a neighbour: one request a warp, not one a thread).
  *   - g: a GET into the slot's inline data, waited for.
  *   - atomics: AMO requests (4 and 8 bytes); fetching ones wait for their result. fetch is OR 0,
  *     set a swap without fetch, inc / fetch_inc an add of 1; the forms without a result are posted.
@@ -49,11 +51,11 @@ __device__ __forceinline__ symmem_proxy_ring *ring_for(const void *addr, size_t 
   return r;
 }
 
-SYMMEM_COLD void bad_local(const void *buf, size_t n, int pe, const char *call) {
+SYMMEM_COLD void bad_local(const void *buf, size_t n, int most, int pe, const char *call) {
   printf("symmem: PE %d: %s: PE %d is on another host, reached through the host's proxy, which cannot read or write "
          "the kernel's local or shared memory at %p (%llu bytes; up to %d bytes travel inline); use a buffer in global "
          "memory (the symmetric heap, cudaMalloc, or mapped host memory)\n",
-         symmem_state_.my_pe, call, pe, buf, (unsigned long long)n, SYMMEM_PROXY_INLINE_BYTES);
+         symmem_state_.my_pe, call, pe, buf, (unsigned long long)n, most);
   __trap();
 }
 
@@ -79,25 +81,17 @@ __device__ __forceinline__ uint64_t ring_host(symmem_proxy_ring *r, const volati
   return symmem_state_.proxy_ring_host + ((uint64_t)p - (uint64_t)r);
 }
 
-/* A fetching request whose source or destination is the slot's inline data: `in` (n bytes) is
- * copied there first, `out` (n bytes) from there once it completed. */
-__device__ __forceinline__ void inline_transfer(symmem_proxy_ring *r, symmem_proxy_req q, bool put, const void *in,
-                                                void *out, size_t n) {
+/* A GET request (fetching) into the slot's inline data: `out` (n bytes) is copied from there once
+ * it completed. */
+__device__ __forceinline__ void inline_get(symmem_proxy_ring *r, symmem_proxy_req q, void *out, size_t n) {
   const uint64_t ticket = symmem_proxy_claim(r, symmem_state_.spin_limit_ns, symmem_state_.my_pe);
   symmem_proxy_slot *s = symmem_proxy_slot_of(r, ticket);
   volatile unsigned char *data = (volatile unsigned char *)s->inline_data;
-  if (put) {
-    for (size_t i = 0; i < n; ++i) data[i] = ((const unsigned char *)in)[i];
-    q.src = ring_host(r, data);
-  } else {
-    q.dst = ring_host(r, data);
-  }
+  q.dst = ring_host(r, data);
   q.fetch = 1;
   symmem_proxy_publish(r, ticket, &q);
   await(r, ticket);
-  if (!put) {
-    for (size_t i = 0; i < n; ++i) ((unsigned char *)out)[i] = data[i];
-  }
+  for (size_t i = 0; i < n; ++i) ((unsigned char *)out)[i] = data[i];
   symmem_proxy_release(r, ticket);
 }
 
@@ -105,9 +99,9 @@ SYMMEM_COLD void remote_put(void *dest, const void *src, size_t n, int pe, bool 
                             const char *call) {
   symmem_proxy_ring *r = ring_for(dest, n, pe, call);
   const symmem_proxy_req q = request(SYMMEM_PROXY_PUT, pe, (uint64_t)dest, (uint64_t)src, n);
-  if (!__isGlobal(src)) {
-    if (n > SYMMEM_PROXY_INLINE_BYTES) bad_local(src, n, pe, call);
-    inline_transfer(r, q, true, src, nullptr, n);  // complete: the slot's data is the source
+  if (!__isGlobal(src)) {  // the bytes travel in the ring: the source is free at once
+    if (n > SYMMEM_PROXY_SPAN_MOST) bad_local(src, n, SYMMEM_PROXY_SPAN_MOST, pe, call);
+    symmem_proxy_put_data(r, pe, (uint64_t)dest, src, n, symmem_state_.spin_limit_ns, symmem_state_.my_pe);
     return;
   }
   post(r, q);
@@ -118,8 +112,8 @@ SYMMEM_COLD void remote_get(void *dest, const void *src, size_t n, int pe, const
   symmem_proxy_ring *r = ring_for(src, n, pe, call);
   const symmem_proxy_req q = request(SYMMEM_PROXY_GET, pe, (uint64_t)dest, (uint64_t)src, n);
   if (!__isGlobal(dest)) {
-    if (n > SYMMEM_PROXY_INLINE_BYTES) bad_local(dest, n, pe, call);
-    inline_transfer(r, q, false, nullptr, dest, n);
+    if (n > SYMMEM_PROXY_INLINE_BYTES) bad_local(dest, n, SYMMEM_PROXY_INLINE_BYTES, pe, call);
+    inline_get(r, q, dest, n);
     return;
   }
   const uint64_t ticket = post(r, q);  // GET is a fetching request: the slot is ours until released
@@ -130,20 +124,13 @@ SYMMEM_COLD void remote_get(void *dest, const void *src, size_t n, int pe, const
 /* p of `size` bytes (1, 2, 4, 8) whose value is the low bytes of `bits`. */
 SYMMEM_COLD void remote_p(void *dest, uint64_t bits, unsigned size, int pe, const char *call) {
   symmem_proxy_ring *r = ring_for(dest, size, pe, call);
-  if (size == 4 || size == 8) {
-    symmem_proxy_req q = request(SYMMEM_PROXY_AMO, pe, (uint64_t)dest, 0, size);
-    q.value = size == 4 ? (bits & 0xffffffffull) : bits;
-    q.amo_op = SYMMEM_PROXY_AMO_SWAP;
-    post(r, q);
-    return;
-  }
-  inline_transfer(r, request(SYMMEM_PROXY_PUT, pe, (uint64_t)dest, 0, size), true, &bits, nullptr, size);
+  symmem_proxy_put_data_warp(r, pe, (uint64_t)dest, bits, size, symmem_state_.spin_limit_ns, symmem_state_.my_pe);
 }
 
 SYMMEM_COLD uint64_t remote_g(const void *src, unsigned size, int pe, const char *call) {
   symmem_proxy_ring *r = ring_for(src, size, pe, call);
   uint64_t bits = 0;
-  inline_transfer(r, request(SYMMEM_PROXY_GET, pe, 0, (uint64_t)src, size), false, nullptr, &bits, size);
+  inline_get(r, request(SYMMEM_PROXY_GET, pe, 0, (uint64_t)src, size), &bits, size);
   return bits;
 }
 

@@ -14,13 +14,29 @@
  *  - a fetching request's result is written into its slot (`result`), and the slot stays the
  *    producer's until it sets `seq = 0` after reading it; only then may `tail` pass it. Other
  *    slots are free once processed.
+ * Spans. A PUT_DATA request carries its bytes in the ring: from its slot's `result` word on (56
+ * bytes), then in the slots of the tickets that follow it, whole but for their `seq` word (112
+ * bytes each); `value` says how many tickets the request took (symmem_proxy_span). The producer
+ * takes them with one atomic add, writes the bytes, and publishes the first slot only; the proxy
+ * copies the bytes out, carries out the put and moves past all of them. A slot's `seq` is only
+ * ever written by a request's producer (or zeroed at release), so a span's bytes never pass for a
+ * published request, and the old `seq` a span's slot keeps is below any ticket the proxy waits for.
+ * The device form gathers the `p` calls of a warp's lanes to one PE at consecutive addresses into
+ * one span (symmem_proxy_put_data_warp).
  * Plain C layout, shared by host C++, CUDA device code and the proxy (src/net/proxy.cpp).
  */
 #ifndef SYMMEM_DETAIL_PROXY_RING_H
 #define SYMMEM_DETAIL_PROXY_RING_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "symmem/detail/cold.h"
+
+#if defined(__CUDACC__)
+#define SYMMEM_PROXY_HD __host__ __device__
+#else
+#define SYMMEM_PROXY_HD
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +49,8 @@ enum symmem_proxy_op {
   SYMMEM_PROXY_SIGNAL = 4, /* put of size bytes, then the signal: amo_op on sig (value2 = sig address) */
   SYMMEM_PROXY_QUIET = 5,  /* completes every earlier request */
   SYMMEM_PROXY_FENCE = 6,  /* orders earlier requests before later ones */
+  SYMMEM_PROXY_PUT_DATA = 7, /* dst (symmetric, on pe) <- size bytes carried in the ring (a span of
+                                `value` tickets: see Spans above); complete at QUIET */
 };
 
 typedef struct symmem_proxy_req {
@@ -84,6 +102,37 @@ typedef struct symmem_proxy_ring {
   symmem_proxy_slot slot[];
 } symmem_proxy_ring;
 
+/* The layout the spans rely on: a slot's `result` right after its request, 120 bytes a slot. */
+typedef char symmem_proxy_slot_layout[(offsetof(symmem_proxy_slot, result) == 64 && sizeof(symmem_proxy_slot) == 120 &&
+                                       offsetof(symmem_proxy_ring, slot) % 8 == 0) ? 1 : -1];
+
+/* A span's bytes (PUT_DATA): this many in its first slot (from `result` on), then this many in
+ * each further slot (all but `seq`). */
+#define SYMMEM_PROXY_SPAN_HEAD 56
+#define SYMMEM_PROXY_SPAN_MORE 112
+#define SYMMEM_PROXY_SPAN_MOST 1064 /* bytes of one PUT_DATA request, at most (10 tickets) */
+
+/* Tickets of a span of `n` bytes (1 to SYMMEM_PROXY_SPAN_MOST). */
+SYMMEM_PROXY_HD static inline uint64_t symmem_proxy_span(uint64_t n) {
+  return n <= SYMMEM_PROXY_SPAN_HEAD ? 1 : 1 + (n - SYMMEM_PROXY_SPAN_HEAD + SYMMEM_PROXY_SPAN_MORE - 1) / SYMMEM_PROXY_SPAN_MORE;
+}
+
+/* Where byte `off` of the span that starts at `ticket` lies in the ring, and how many of the
+ * span's bytes follow it contiguously there (to the end of its slot's part). Spans wrap around
+ * the ring's end like tickets. Parts start 8-byte aligned and hold multiples of 8 bytes, so an
+ * aligned value of up to 8 bytes never crosses one. */
+SYMMEM_PROXY_HD static inline unsigned char *symmem_proxy_span_at(symmem_proxy_ring *ring, uint64_t ticket, uint64_t off,
+                                                  uint64_t *contiguous) {
+  uint64_t t = ticket, at = 64 + off; /* the head's part starts at `result` */
+  if (off >= SYMMEM_PROXY_SPAN_HEAD) {
+    const uint64_t more = off - SYMMEM_PROXY_SPAN_HEAD;
+    t = ticket + 1 + more / SYMMEM_PROXY_SPAN_MORE;
+    at = 8 + more % SYMMEM_PROXY_SPAN_MORE;
+  }
+  if (contiguous != 0) *contiguous = sizeof(symmem_proxy_slot) - at;
+  return (unsigned char *)&ring->slot[t & (ring->slots - 1)] + at;
+}
+
 /* Bytes of a ring of `slots` entries. */
 static inline uint64_t symmem_proxy_ring_bytes(uint64_t slots) {
   return (uint64_t)sizeof(symmem_proxy_ring) + slots * (uint64_t)sizeof(symmem_proxy_slot);
@@ -131,16 +180,27 @@ __device__ __forceinline__ void symmem_proxy_spin(symmem_proxy_ring *ring, uint6
   else if (now - start > limit_ns) symmem_proxy_stuck(ring, ticket, me, what);
 }
 
+/* Takes `k` consecutive tickets and waits until their slots are free (the last one's: the proxy
+ * frees slots in order). A full ring is polled with short sleeps between reads: the word lies in
+ * host memory, and thousands of threads reading it across the bus slow the proxy's own accesses. */
+__device__ __forceinline__ uint64_t symmem_proxy_claim_n(symmem_proxy_ring *ring, uint64_t k, uint64_t limit_ns = 0,
+                                                         int me = -1) {
+  const uint64_t ticket = atomicAdd((unsigned long long *)ring->head_addr, (unsigned long long)k);  /* device memory */
+  uint64_t start = 0;
+  uint32_t turns = 0;
+  while (ticket + k - 1 - symmem_proxy_ld(&ring->tail) >= ring->slots) {
+    symmem_proxy_spin(ring, ticket, limit_ns, me, "waiting for a free slot of the ring", start, turns);
+#if __CUDA_ARCH__ >= 700
+    __nanosleep(128);
+#endif
+  }
+  return ticket;
+}
+
 /* Takes a ticket and waits until its slot is free; the caller fills the slot's inline data (if
  * any) and publishes with symmem_proxy_publish. */
 __device__ __forceinline__ uint64_t symmem_proxy_claim(symmem_proxy_ring *ring, uint64_t limit_ns = 0, int me = -1) {
-  const uint64_t ticket = atomicAdd((unsigned long long *)ring->head_addr, 1ULL);  /* device memory */
-  uint64_t start = 0;
-  uint32_t turns = 0;
-  while (ticket - symmem_proxy_ld(&ring->tail) >= ring->slots) {
-    symmem_proxy_spin(ring, ticket, limit_ns, me, "waiting for a free slot of the ring", start, turns);
-  }
-  return ticket;
+  return symmem_proxy_claim_n(ring, 1, limit_ns, me);
 }
 
 __device__ __forceinline__ symmem_proxy_slot *symmem_proxy_slot_of(symmem_proxy_ring *ring, uint64_t ticket) {
@@ -169,6 +229,69 @@ __device__ __forceinline__ uint64_t symmem_proxy_post(symmem_proxy_ring *ring, c
   const uint64_t ticket = symmem_proxy_claim(ring, limit_ns, me);
   symmem_proxy_publish(ring, ticket, r);
   return ticket;
+}
+
+/* Stores the low `size` bytes (1, 2, 4 or 8) of `bits` at byte `off` (a multiple of size) of the
+ * span that starts at `ticket`. */
+__device__ __forceinline__ void symmem_proxy_span_store(symmem_proxy_ring *ring, uint64_t ticket, uint64_t off,
+                                                        uint64_t bits, unsigned size) {
+  unsigned char *p = symmem_proxy_span_at(ring, ticket, off, 0);
+  switch (size) {
+    case 1: *(volatile uint8_t *)p = (uint8_t)bits; break;
+    case 2: *(volatile uint16_t *)p = (uint16_t)bits; break;
+    case 4: *(volatile uint32_t *)p = (uint32_t)bits; break;
+    default: *(volatile uint64_t *)p = bits; break;
+  }
+}
+
+/* A PUT_DATA request of `n` bytes (1 to SYMMEM_PROXY_SPAN_MOST) from `src`, any memory of the
+ * calling thread (local, shared or global): the bytes travel in the ring, so `src` may be reused
+ * once it returns. Posted; complete at a QUIET. */
+__device__ __forceinline__ uint64_t symmem_proxy_put_data(symmem_proxy_ring *ring, int pe, uint64_t dst, const void *src,
+                                                          uint64_t n, uint64_t limit_ns = 0, int me = -1) {
+  const uint64_t k = symmem_proxy_span(n);
+  const uint64_t ticket = symmem_proxy_claim_n(ring, k, limit_ns, me);
+  for (uint64_t off = 0; off < n;) {
+    uint64_t c = 0;
+    volatile unsigned char *p = symmem_proxy_span_at(ring, ticket, off, &c);
+    if (c > n - off) c = n - off;
+    for (uint64_t i = 0; i < c; ++i) p[i] = ((const unsigned char *)src)[off + i];
+    off += c;
+  }
+  const symmem_proxy_req r = {0, SYMMEM_PROXY_PUT_DATA, pe, dst, 0, n, k, 0, 0, 0};
+  symmem_proxy_publish(ring, ticket, &r);
+  return ticket;
+}
+
+/* A `p` of `size` bytes (1, 2, 4 or 8: the low bytes of `bits`) to `dst` on PE `pe`, as a
+ * PUT_DATA request. The lanes of a warp that call it together for one PE and one size, at
+ * consecutive addresses in lane order (a kernel's threads storing a row to a neighbour), share
+ * one request: the first lane takes the span's tickets, each lane stores its value into the span
+ * and fences, and once all have (the warp sync) the first publishes. Other lanes post their own.
+ * Posted; complete at a QUIET. */
+__device__ __forceinline__ void symmem_proxy_put_data_warp(symmem_proxy_ring *ring, int pe, uint64_t dst, uint64_t bits,
+                                                           unsigned size, uint64_t limit_ns = 0, int me = -1) {
+  const unsigned group = __match_any_sync(__activemask(), ((unsigned long long)(unsigned)pe << 4) | size);
+  unsigned lt;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+  const int first = __ffs(group) - 1;
+  const unsigned rank = __popc(group & lt), count = __popc(group);
+  const unsigned long long base = __shfl_sync(group, (unsigned long long)dst, first);
+  const bool run = count > 1 && __all_sync(group, dst == base + (uint64_t)rank * size);
+  const uint64_t n = run ? (uint64_t)count * size : size;
+  const uint64_t k = symmem_proxy_span(n);
+  uint64_t ticket = 0;
+  if (!run || rank == 0) ticket = symmem_proxy_claim_n(ring, k, limit_ns, me);
+  if (run) ticket = __shfl_sync(group, (unsigned long long)ticket, first);
+  symmem_proxy_span_store(ring, ticket, run ? (uint64_t)rank * size : 0, bits, size);
+  if (run) {
+    __threadfence_system(); /* this lane's value, before the first lane's publication */
+    __syncwarp(group);
+  }
+  if (!run || rank == 0) {
+    const symmem_proxy_req r = {0, SYMMEM_PROXY_PUT_DATA, pe, run ? (uint64_t)base : dst, 0, n, k, 0, 0, 0};
+    symmem_proxy_publish(ring, ticket, &r);
+  }
 }
 
 /* Waits until every request up to `ticket` is complete. */
