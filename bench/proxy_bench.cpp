@@ -5,7 +5,11 @@
 // nvshmem_float_p calls does), then the PE quiets through the ring; the row is poisoned before and
 // checked after each round, so a store that did not land shows.
 //
-//   symmem-run --hosts A:1,B:1 proxy_bench [ROW_ELEMENTS] [ROUNDS] [PRODUCERS] [signal]   (16384 20 4)
+//   symmem-run --hosts A:1,B:1 proxy_bench [ROW_ELEMENTS] [ROUNDS] [PRODUCERS] [signal|swap]   (16384 20 4)
+//
+// By default each warp of 32 stores goes as one PUT_DATA request of their 128 bytes, as a kernel's
+// `p` calls do (symmem_proxy_put_data_warp); with `swap`, each store is a request of its own, an
+// atomic swap without fetch with the value in the request (how a kernel's `p` went before spans).
 //
 // With `signal`, each element goes as a put with signal instead (a kernel's put_signal_nbi of 4
 // bytes, adding 1 to a counter on the target): the counter must equal the row after the round.
@@ -45,6 +49,7 @@ int main(int argc, char **argv) {
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 20;
   const int producers = argc > 3 ? std::atoi(argv[3]) : 4;
   const bool signal = argc > 4 && std::strcmp(argv[4], "signal") == 0;
+  const bool swap = argc > 4 && std::strcmp(argv[4], "swap") == 0;
   if (row == 0 || rounds <= 0 || producers <= 0) {
     std::fprintf(stderr, "usage: proxy_bench [ROW_ELEMENTS > 0] [ROUNDS > 0] [PRODUCERS > 0]\n");
     return 2;
@@ -74,6 +79,13 @@ int main(int argc, char **argv) {
       threads.emplace_back([&, t] {
         // Consecutive elements per producer, in warps of 32 as a kernel's threads take them.
         for (size_t base = static_cast<size_t>(t) * 32; base < row; base += static_cast<size_t>(producers) * 32) {
+          if (!signal && !swap) {  // the warp's stores, one span
+            uint32_t v[32];
+            const size_t end = std::min(row, base + 32);
+            for (size_t i = base; i < end; ++i) v[i - base] = value_of(me, round, i);
+            symmem::net::proxy::post_data(ring, to, reinterpret_cast<uint64_t>(&rows[base]), v, (end - base) * sizeof(uint32_t));
+            continue;
+          }
           for (size_t i = base; i < std::min(row, base + 32); ++i) {
             symmem_proxy_req r{};
             r.op = SYMMEM_PROXY_AMO;  // a device p of 4 bytes: a swap without fetch, the value in the request
@@ -110,7 +122,7 @@ int main(int argc, char **argv) {
   const double med = us[us.size() / 2];
   std::printf("PE %d: %zu %s of 4 B to PE %d per round, %d producers, %d rounds: median %.1f us (%.3f us each), "
               "best %.1f us; %s\n",
-              me, row, signal ? "puts with signal" : "stores", to, producers, rounds, med, med / static_cast<double>(row),
+              me, row, signal ? "puts with signal" : swap ? "stores (one swap each)" : "stores (a span of 32)", to, producers, rounds, med, med / static_cast<double>(row),
               us.front(),
               wrong == 0 ? "every store landed" : "STORES MISSING");
   if (wrong != 0) std::fprintf(stderr, "PE %d: %zu of %zu stores from PE %d did not land\n", me, wrong, row * rounds, from);
