@@ -22,6 +22,18 @@ inline void relax() {
 #endif
 }
 
+// Calls fn(where, offset, bytes) for each contiguous part of the `n` bytes of the span at `ticket`.
+template <typename F>
+void span_copy(symmem_proxy_ring *ring, uint64_t ticket, uint64_t n, F fn) {
+  for (uint64_t off = 0; off < n;) {
+    uint64_t c = 0;
+    unsigned char *at = symmem_proxy_span_at(ring, ticket, off, &c);
+    c = std::min(c, n - off);
+    fn(at, off, c);
+    off += c;
+  }
+}
+
 }  // namespace
 
 symmem_proxy_ring *proxy::init_ring(void *memory, uint64_t slots) {
@@ -113,13 +125,7 @@ void proxy::put_data(const symmem_proxy_req &r) {
     ++next_;
     return;
   }
-  for (uint64_t off = 0; off < r.size;) {
-    uint64_t c = 0;
-    const unsigned char *p = symmem_proxy_span_at(ring_, next_, off, &c);
-    c = std::min(c, r.size - off);
-    std::memcpy(span_ + off, p, c);
-    off += c;
-  }
+  span_copy(ring_, next_, r.size, [&](const unsigned char *at, uint64_t off, uint64_t c) { std::memcpy(span_ + off, at, c); });
   if (current_log_level() >= log_level::trace) {
     log(log_level::trace, "proxy: request %llu: %llu bytes of data in %llu tickets to PE %d, dst %#llx",
         static_cast<unsigned long long>(next_), static_cast<unsigned long long>(r.size),
@@ -195,39 +201,36 @@ uint64_t claim(symmem_proxy_ring *ring, uint64_t k) {
   return ticket;
 }
 
+// Fills the slot of `ticket` with `r` (all but its seq), then publishes it: the request, and the
+// span's bytes written before, become the proxy's.
+void publish(symmem_proxy_ring *ring, uint64_t ticket, const symmem_proxy_req &r) {
+  symmem_proxy_slot &s = ring->slot[ticket & (ring->slots - 1)];
+  std::memcpy(reinterpret_cast<char *>(&s.req) + sizeof s.req.seq, reinterpret_cast<const char *>(&r) + sizeof r.seq,
+              sizeof r - sizeof r.seq);
+  word(s.req.seq).store(ticket + 1, std::memory_order_release);
+}
+
 }  // namespace
 
 uint64_t proxy::post_data(symmem_proxy_ring *ring, int pe, uint64_t dst, const void *data, uint64_t n) {
   const uint64_t k = symmem_proxy_span(n);
   const uint64_t ticket = claim(ring, k);
-  for (uint64_t off = 0; off < n;) {
-    uint64_t c = 0;
-    unsigned char *p = symmem_proxy_span_at(ring, ticket, off, &c);
-    c = std::min(c, n - off);
-    std::memcpy(p, static_cast<const unsigned char *>(data) + off, c);
-    off += c;
-  }
-  symmem_proxy_slot &s = ring->slot[ticket & (ring->slots - 1)];
+  span_copy(ring, ticket, n, [&](unsigned char *at, uint64_t off, uint64_t c) {
+    std::memcpy(at, static_cast<const unsigned char *>(data) + off, c);
+  });
   symmem_proxy_req r{};
   r.op = SYMMEM_PROXY_PUT_DATA;
   r.pe = pe;
   r.dst = dst;
   r.size = n;
   r.value = k;
-  std::memcpy(reinterpret_cast<char *>(&s.req) + sizeof s.req.seq, reinterpret_cast<const char *>(&r) + sizeof r.seq,
-              sizeof r - sizeof r.seq);
-  word(s.req.seq).store(ticket + 1, std::memory_order_release);  // the bytes and the request before it
+  publish(ring, ticket, r);
   return ticket;
 }
 
 uint64_t proxy::post(symmem_proxy_ring *ring, const symmem_proxy_req &r) {
   const uint64_t ticket = claim(ring, 1);
-  symmem_proxy_slot &s = ring->slot[ticket & (ring->slots - 1)];
-  symmem_proxy_req copy = r;
-  copy.seq = 0;
-  std::memcpy(reinterpret_cast<char *>(&s.req) + sizeof s.req.seq, reinterpret_cast<const char *>(&copy) + sizeof copy.seq,
-              sizeof copy - sizeof copy.seq);
-  word(s.req.seq).store(ticket + 1, std::memory_order_release);
+  publish(ring, ticket, r);
   return ticket;
 }
 
