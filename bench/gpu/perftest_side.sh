@@ -10,7 +10,8 @@
 #      the nvidia.nvshmem Python package), MPI_INC (the folder holding mpi.h), OUT (results),
 #      REUSE (1: keep programs already built in OUT and add to its CSV), LIBS ("nvshmem symmem":
 #      which to run), NVSHMEM_LABEL / SYMMEM_LABEL (their names in the CSV) and SYMMEM_ENV
-#      ("VAR=value ...": set for symmem's runs only), to compare settings in one call.
+#      ("VAR=value ...": set for symmem's runs only), to compare settings in one call; SYMMEM_FLAGS
+#      (more nvcc flags for symmem's programs, e.g. -DSYMMEM_DEVICE_INLINE_COLLECTIVES).
 # Writes $OUT/perf.csv (lib,np,round,test,figure,value,better) and prints perftest_cmp.py's table.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,7 +40,7 @@ build_one() {  # lib test
     nvcc -arch=sm_90 "${flags[@]}" -I"$nv/include" "$src" "$pt/common/utils.cu" -o "$out/bin/nv_$name" \
       "$nv/lib/libnvshmem_device.a" -Xlinker "$hostlib" -Xlinker -rpath -Xlinker "$nv/lib" -lcuda -lnvidia-ml
   else
-    SYMMEM_NVCC=${SYMMEM_NVCC:-nvcc} "$sp/bin/symmem-nvcc" "${flags[@]}" "$src" "$pt/common/utils.cu" \
+    SYMMEM_NVCC=${SYMMEM_NVCC:-nvcc} "$sp/bin/symmem-nvcc" "${flags[@]}" ${SYMMEM_FLAGS:-} "$src" "$pt/common/utils.cu" \
       -o "$out/bin/sy_$name" -lcuda -lnvidia-ml
   fi >"$out/log/build_${lib}_$name.log" 2>&1 || echo "build failed: $lib $t (log/build_${lib}_$name.log)"
 }

@@ -720,53 +720,105 @@ __device__ __forceinline__ int reduce_group(int team, T *dest, const T *src, siz
 
 }  // namespace detail
 
-/* ---- the collectives: G is detail::group_thread, group_warp or group_block -------------------- */
+/* ---- the collectives' bodies (the public forms are below, after the out-of-line layer) -------- */
+namespace detail {
+template <typename T, typename G>
+__device__ __forceinline__ int broadcast_body(int team, T *dest, const T *src, size_t nelems, int root) {
+  const symmem_device_team t = team_of(team, "broadcast");
+  if ((unsigned)root >= (unsigned)t.size) bad_target(src, root, "broadcast (root is not a member of the team)");
+  if (ll_bcast_fits<G>(team, t, dest, src, nelems * sizeof(T))) return broadcast_ll<G>(team, t, dest, src, nelems * sizeof(T), root), 0;
+  group_barrier<G>(team, "broadcast");
+  if (any_remote(t)) broadcast_push(t, dest, src, nelems, root, G::idx(), G::size());  // members on other hosts
+  else broadcast_data(t, dest, src, nelems, root, G::idx(), G::size());
+  group_barrier<G>(team, "broadcast");
+  return 0;
+}
+template <typename T, typename G>
+__device__ __forceinline__ int fcollect_body(int team, T *dest, const T *src, size_t nelems) {
+  const symmem_device_team t = team_of(team, "fcollect");
+  if (ll_move_fits<G>(team, t, dest, src, nelems * sizeof(T))) return fcollect_ll<G>(team, t, dest, src, nelems * sizeof(T)), 0;
+  group_barrier<G>(team, "fcollect");
+  if (any_remote(t)) fcollect_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
+  else fcollect_data(t, dest, src, nelems, G::idx(), G::size());
+  group_barrier<G>(team, "fcollect");
+  return 0;
+}
+template <typename T, typename G>
+__device__ __forceinline__ int alltoall_body(int team, T *dest, const T *src, size_t nelems) {
+  const symmem_device_team t = team_of(team, "alltoall");
+  // Small blocks without barriers: fcollect's LL path, member j taking src block j.
+  if (ll_move_fits<G>(team, t, dest, src, nelems * sizeof(T)) &&
+      !overlaps(dest, nelems * sizeof(T) * t.size, src, nelems * sizeof(T) * t.size))
+    return fcollect_ll<G>(team, t, dest, src, nelems * sizeof(T), nelems * sizeof(T) / 4), 0;
+  group_barrier<G>(team, "alltoall");
+  if (any_remote(t)) alltoall_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
+  else alltoall_data(t, dest, src, nelems, G::idx(), G::size());
+  group_barrier<G>(team, "alltoall");
+  return 0;
+}
+}  // namespace detail
+}  // namespace device
+}  // namespace symmem
+
+#include "symmem/detail/coll_outline.cuh"
+
+namespace symmem {
+namespace device {
+
+/* ---- the collectives: G is detail::group_thread, group_warp or group_block -------------------- *
+ * In a program built with -rdc they call the out-of-line copies of coll_outline.cuh (moves as
+ * bytes, reductions by machine type), which libsymmem_device.a holds with a register limit. */
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t nelems, int root) {
-  const symmem_device_team t = detail::team_of(team, "broadcast");
-  if ((unsigned)root >= (unsigned)t.size) detail::bad_target(src, root, "broadcast (root is not a member of the team)");
-  if (detail::ll_bcast_fits<G>(team, t, dest, src, nelems * sizeof(T)))
-    return detail::broadcast_ll<G>(team, t, dest, src, nelems * sizeof(T), root), 0;
-  detail::group_barrier<G>(team, "broadcast");
-  if (detail::any_remote(t)) detail::broadcast_push(t, dest, src, nelems, root, G::idx(), G::size());  // members on other hosts
-  else detail::broadcast_data(t, dest, src, nelems, root, G::idx(), G::size());
-  detail::group_barrier<G>(team, "broadcast");
-  return 0;
+#if SYMMEM_DEVICE_OUTLINE
+  if constexpr (detail::outline_group<G>::value)
+    return detail::outline_move<G>::broadcast(team, (char *)dest, (const char *)src, nelems * sizeof(T), root);
+  else
+#endif
+    return detail::broadcast_body<T, G>(team, dest, src, nelems, root);
 }
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int fcollect(int team, T *dest, const T *src, size_t nelems) {
-  const symmem_device_team t = detail::team_of(team, "fcollect");
-  if (detail::ll_move_fits<G>(team, t, dest, src, nelems * sizeof(T))) return detail::fcollect_ll<G>(team, t, dest, src, nelems * sizeof(T)), 0;
-  detail::group_barrier<G>(team, "fcollect");
-  if (detail::any_remote(t)) detail::fcollect_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
-  else detail::fcollect_data(t, dest, src, nelems, G::idx(), G::size());
-  detail::group_barrier<G>(team, "fcollect");
-  return 0;
+#if SYMMEM_DEVICE_OUTLINE
+  if constexpr (detail::outline_group<G>::value)
+    return detail::outline_move<G>::fcollect(team, (char *)dest, (const char *)src, nelems * sizeof(T));
+  else
+#endif
+    return detail::fcollect_body<T, G>(team, dest, src, nelems);
 }
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int alltoall(int team, T *dest, const T *src, size_t nelems) {
-  const symmem_device_team t = detail::team_of(team, "alltoall");
-  // Small blocks without barriers: fcollect's LL path, member j taking src block j.
-  if (detail::ll_move_fits<G>(team, t, dest, src, nelems * sizeof(T)) &&
-      !detail::overlaps(dest, nelems * sizeof(T) * t.size, src, nelems * sizeof(T) * t.size))
-    return detail::fcollect_ll<G>(team, t, dest, src, nelems * sizeof(T), nelems * sizeof(T) / 4), 0;
-  detail::group_barrier<G>(team, "alltoall");
-  if (detail::any_remote(t)) detail::alltoall_push(t, dest, src, nelems, G::idx(), G::size());  // members on other hosts
-  else detail::alltoall_data(t, dest, src, nelems, G::idx(), G::size());
-  detail::group_barrier<G>(team, "alltoall");
-  return 0;
+#if SYMMEM_DEVICE_OUTLINE
+  if constexpr (detail::outline_group<G>::value)
+    return detail::outline_move<G>::alltoall(team, (char *)dest, (const char *)src, nelems * sizeof(T));
+  else
+#endif
+    return detail::alltoall_body<T, G>(team, dest, src, nelems);
 }
+namespace detail {
+/* dest[i] = the reduction of the members' src[first + i], i < n; src holds src_elems elements. */
+template <int OP, typename T, typename G>
+__device__ __forceinline__ int reduce_entry(int team, T *dest, const T *src, size_t first, size_t n, size_t src_elems) {
+#if SYMMEM_DEVICE_OUTLINE
+  using C = typename outline_red_type<OP, T>::type;
+  if constexpr (outline_red<OP, C, G>::value)
+    return outline_red<OP, C, G>::call(team, (void *)dest, (const void *)src, first, n, src_elems);
+  else
+#endif
+    return reduce_group<OP, T, G>(team, dest, src, first, n, src_elems);
+}
+}  // namespace detail
 /* OP: SYMMEM_RED_SUM, _PROD, _MIN, _MAX, _AND, _OR, _XOR, _MAXLOC, _MINLOC (double2). */
 template <int OP, typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int reduce(int team, T *dest, const T *src, size_t nreduce) {
-  return detail::reduce_group<OP, T, G>(team, dest, src, 0, nreduce, nreduce);
+  return detail::reduce_entry<OP, T, G>(team, dest, src, 0, nreduce, nreduce);
 }
 /* dest (nreduce elements) = this PE's block of the reduction of the members' src (n_pes x nreduce). */
 template <int OP, typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int reducescatter(int team, T *dest, const T *src, size_t nreduce) {
   const int me = team_my_pe(team), n = team_n_pes(team);
   if (me < 0) detail::bad_team(team, "reducescatter");
-  return detail::reduce_group<OP, T, G>(team, dest, src, (size_t)me * nreduce, nreduce, (size_t)n * nreduce);
+  return detail::reduce_entry<OP, T, G>(team, dest, src, (size_t)me * nreduce, nreduce, (size_t)n * nreduce);
 }
 
 }  // namespace device
