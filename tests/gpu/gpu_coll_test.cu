@@ -2,9 +2,8 @@
 // device thread, warp and block forms, its *_on_stream form and its host form, on the world and
 // on a split team (every other PE), with fresh random data and poisoned outputs; reductions in
 // int, float, uint64 (and/or/xor), half, bfloat16 and double2 maxloc, also in place; team routines
-// in kernels; collective launch with the grid-size query; block collectives in a 1024-thread kernel.
-// Built with -rdc and libsymmem_device, as NVSHMEM programs are: its collectives are the library's
-// out-of-line copies (coll_outline.cuh); gpu_remote_test and nvshmem_compat_test run inline ones.
+// in kernels; collective launch with the grid-size query. (gpu_coll_outline_test: the out-of-line
+// copies.)
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
@@ -443,66 +442,11 @@ void test_odd_bytes(nvshmem_team_t team, char *src, char *dst, cudaStream_t st) 
   }
 }
 
-// A kernel of one block of 1024 threads calling block collectives, as fused kernels do: it must
-// launch (a kernel's registers times its threads must fit the SM's 64K registers, so it may use 64
-// at most; inline, the collectives gave such kernels 93-146) and compute the same results. Built
-// with -rdc and libsymmem_device (as NVSHMEM programs are), the collectives are the library's
-// copies with the register limit (coll_outline.cuh).
-__global__ void wide_kernel(nvshmem_team_t team, int *d, const int *s, int64_t *rd, const int64_t *rs, size_t n) {
-  nvshmemx_int_fcollect_block(team, d, s, n);
-  nvshmemx_int64_max_reduce_block(team, rd, rs, n);
-  nvshmemx_int_broadcast_block(team, d + n * nvshmem_team_n_pes(team), s, n, 0);
-}
-
-void test_wide_block(nvshmem_team_t team, void *a, void *b, cudaStream_t st) {
-  const int tn = nvshmem_team_n_pes(team);
-  for (size_t n : {size_t(5), size_t(3000)}) {
-    ++round_no;
-    int *s = static_cast<int *>(a), *d = static_cast<int *>(b);
-    const size_t rd_at = (n * (tn + 1) + 16 + 1) & ~size_t(1);  // in ints, 8-byte aligned
-    int64_t *rs = reinterpret_cast<int64_t *>(s + 4096), *rd = reinterpret_cast<int64_t *>(d + rd_at);
-    const std::vector<int> mine = ints(me, round_no, n);
-    std::vector<int64_t> lmine(n);
-    for (size_t i = 0; i < n; ++i) lmine[i] = (int64_t)mine[i] * (me % 2 ? -977 : 1013);
-    CK(cudaMemcpy(s, mine.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(rs, lmine.data(), n * sizeof(int64_t), cudaMemcpyHostToDevice));
-    CK(cudaMemset(d, gt::poison, rd_at * sizeof(int) + n * sizeof(int64_t)));
-    nvshmem_barrier(team);
-    wide_kernel<<<1, 1024, 0, st>>>(team, d, s, rd, rs, n);
-    const cudaError_t e = cudaGetLastError();
-    EXPECT(e == cudaSuccess, "PE %d: a 1024-thread kernel calling block collectives did not launch: %s", me,
-           cudaGetErrorString(e));
-    if (e != cudaSuccess) return;
-    CK(cudaStreamSynchronize(st));
-    nvshmem_barrier(team);
-    std::vector<int> got(n * (tn + 1));
-    std::vector<int64_t> lgot(n);
-    CK(cudaMemcpy(got.data(), d, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(lgot.data(), rd, n * sizeof(int64_t), cudaMemcpyDeviceToHost));
-    std::vector<std::vector<int>> theirs(tn);
-    for (int j = 0; j < tn; ++j) theirs[j] = ints(world_of(team, j), round_no, n);
-    size_t bad = 0;
-    for (size_t i = 0; i < n; ++i) {
-      int64_t want = 0;
-      for (int j = 0; j < tn; ++j) {
-        bad += got[j * n + i] != theirs[j][i];
-        const int64_t v = (int64_t)theirs[j][i] * (world_of(team, j) % 2 ? -977 : 1013);
-        want = j == 0 || v > want ? v : want;
-      }
-      bad += got[tn * n + i] != theirs[0][i];  // the broadcast from team member 0
-      bad += lgot[i] != want;
-    }
-    EXPECT(bad == 0, "PE %d: 1024-thread block fcollect/max reduce/broadcast of %zu ints (team of %d): %zu wrong", me, n,
-           tn, bad);
-  }
-}
-
 void run_all(nvshmem_team_t team, void *a, void *b, cudaStream_t st) {
   test_team_routines(team);
   test_move(team, static_cast<int *>(a), static_cast<int *>(b), st);
   test_back_to_back(team, static_cast<int *>(a), static_cast<int *>(b), st);
   test_odd_bytes(team, static_cast<char *>(a), static_cast<char *>(b), st);
-  test_wide_block(team, a, b, st);
   test_reduce<SYMMEM_RED_SUM, int>("int sum", isum_run, team, a, b, st);
   test_reduce<SYMMEM_RED_MAX, float>("float max", fmax_run, team, a, b, st);
   test_reduce<SYMMEM_RED_XOR, uint64_t>("uint64 xor", uxor_run, team, a, b, st);

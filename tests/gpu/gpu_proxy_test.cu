@@ -97,6 +97,15 @@ __global__ void produce_p(symmem_proxy_ring *ring, uint32_t *row32, uint8_t *row
   symmem_proxy_quiet(ring);
 }
 
+// One row of `p` stores per warp, from the kernel's start, where the lanes are together: each
+// warp's 32 stores must take one request. (In produce_p's loop the lanes drift apart after the
+// branch and the stores that wait for tickets one by one, and later calls group fewer of them.)
+__global__ void produce_row(symmem_proxy_ring *ring, uint32_t *row) {
+  const int id = blockIdx.x * blockDim.x + threadIdx.x;
+  symmem_proxy_put_data_warp(ring, 1, reinterpret_cast<uint64_t>(row + id), pv(id, 4), 4);
+  symmem_proxy_quiet(ring);
+}
+
 bool ok(cudaError_t e, const char *what) {
   if (e == cudaSuccess) return true;
   std::printf("%s: %s\n", what, cudaGetErrorString(e));
@@ -190,11 +199,31 @@ int main() {
   }
   for (size_t e = 0; e < p_elems / 2; ++e) expect("even64", e, even64[e], pv(e, 2));
   const long p_calls = long(p_elems) * 3 + long(p_elems / 2);
-  // A run of a warp takes one request: row32, row8 and even64 at most one a warp and round, perm64 one a call.
-  const long most = long(producers / 32) * p_rounds * 3 + long(p_elems);
-  std::printf("gpu proxy ring, p: %ld stores in %ld requests (at most %ld expected) in %.3f s (%.3f us a store); "
-              "wrong %ld\n", p_calls, ex2.data_requests, most, sp, sp * 1e6 / double(p_calls), pwrong);
-  pass = pass && ran_p && pwrong == 0 && ex2.data_requests <= most;
+  // Lanes that reach a call together share a request when their stores make a run; how many do in
+  // this loop is up to the GPU's scheduling (on one H100: 57,344 stores in 44,298-49,874 requests,
+  // where 17,920 would be all runs joined), so only "no more requests than stores" is required here.
+  std::printf("gpu proxy ring, p: %ld stores in %ld requests (%ld if every run joined) in %.3f s (%.3f us a store); "
+              "wrong %ld\n", p_calls, ex2.data_requests, long(producers / 32) * p_rounds * 3 + long(p_elems), sp,
+              sp * 1e6 / double(p_calls), pwrong);
+  pass = pass && ran_p && pwrong == 0 && ex2.data_requests <= p_calls;
+
+  // One row per warp from the kernel's start: one request a warp.
+  std::memset(rows, 0xa5, row_bytes);
+  symmem_proxy_ring *ring3 = symmem::net::proxy::init_ring(ring_mem, slots);
+  if (!ok(cudaMemset(tickets, 0, 8), "tickets")) return 1;
+  ring3->head_addr = reinterpret_cast<uint64_t>(tickets);
+  host_executor ex3;
+  symmem::net::proxy px3(ring3, ex3);
+  px3.start();
+  produce_row<<<blocks, threads_per>>>(d_ring, d32);
+  const bool ran_row = ok(cudaDeviceSynchronize(), "row kernel");
+  px3.stop();
+  long rwrong = 0;
+  for (int id = 0; id < producers; ++id) rwrong += row32[id] != static_cast<uint32_t>(pv(id, 4));
+  for (size_t i = producers; i < p_elems; ++i) rwrong += row32[i] != 0xa5a5a5a5u;  // past the row: untouched
+  std::printf("gpu proxy ring, a row a warp: %d stores in %ld requests (%d expected); wrong %ld\n", producers,
+              ex3.data_requests, producers / 32, rwrong);
+  pass = pass && ran_row && rwrong == 0 && ex3.data_requests == producers / 32;
   std::printf("%s\n", pass ? "PASS" : "FAIL");
   return pass ? 0 : 1;
 }

@@ -3,6 +3,8 @@
 // each kernel must keep at most 32 registers after the device link, as with NVSHMEM: the cold paths
 // come from the device library, compiled with a limit (include/symmem/detail/cold.h). Built in the
 // program with no limit they took 36 to 74 (jacobi's kernel 48 instead of its own 25).
+// The c_ kernels take the collectives' out-of-line copies (include/symmem/detail/coll_outline.cuh).
+#define SYMMEM_DEVICE_OUTLINE_COLLECTIVES 1
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
@@ -21,8 +23,8 @@ __global__ void k_quiet() { nvshmem_quiet(); }
 __global__ void k_wait(int *v) { nvshmem_int_wait_until(v, NVSHMEM_CMP_GE, 1); }
 __global__ void k_barrier_all() { nvshmem_barrier_all(); }
 // Collectives: the device library's out-of-line copies, compiled with at most 64 registers
-// (include/symmem/detail/coll_outline.cuh), so that blocks of 1024 threads launch; inline they gave
-// such kernels 93 to 146.
+// (include/symmem/detail/coll_outline.cuh; asked for above), so that blocks of 1024 threads launch;
+// inline they gave such kernels 93 to 146.
 __global__ void c_fcollect_block(int *d, const int *s) { nvshmemx_int_fcollect_block(NVSHMEM_TEAM_WORLD, d, s, 16); }
 __global__ void c_alltoall_warp(int *d, const int *s) { nvshmemx_int_alltoall_warp(NVSHMEM_TEAM_WORLD, d, s, 16); }
 __global__ void c_broadcast(int *d, const int *s) { nvshmem_int_broadcast(NVSHMEM_TEAM_WORLD, d, s, 16, 0); }

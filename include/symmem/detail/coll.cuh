@@ -766,8 +766,9 @@ namespace symmem {
 namespace device {
 
 /* ---- the collectives: G is detail::group_thread, group_warp or group_block -------------------- *
- * In a program built with -rdc they call the out-of-line copies of coll_outline.cuh (moves as
- * bytes, reductions by machine type), which libsymmem_device.a holds with a register limit. */
+ * In a program built with -rdc and -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES they call the out-of-line
+ * copies of coll_outline.cuh (moves as bytes, reductions by machine type), which libsymmem_device.a
+ * holds with a register limit. */
 template <typename T, typename G = detail::group_thread>
 __device__ __forceinline__ int broadcast(int team, T *dest, const T *src, size_t nelems, int root) {
 #if SYMMEM_DEVICE_OUTLINE

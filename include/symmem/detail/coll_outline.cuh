@@ -1,21 +1,24 @@
-/* symmem: the device collectives out of line, for programs built with -rdc (included by coll.cuh).
+/* symmem: the device collectives out of line, on request (included by coll.cuh).
  *
  * Inline, a collective brings every path it may take (LL, barriers, pulls, pushes through the
  * proxy ring) into the calling kernel, and ptxas, with no limit, gave a kernel calling one 93 to
  * 146 registers: past 128 a block of 512 threads cannot launch, past 64 one of 1024 ("too many
- * resources requested for launch"), where NVSHMEM's, compiled in its device library with a
- * register limit, launch. So a program built with -rdc (as NVSHMEM programs are) calls these
- * out-of-line copies instead, one per group and kind of move (as bytes) and one per group,
- * operator and machine type of reduction. They are defined twice, as the cold paths are
- * (cold.h): here, inline (weak), and in libsymmem_device.a (the drop-in's libnvshmem_device.a),
- * compiled with at most SYMMEM_DEVICE_COLL_REGS registers (CMake; 64 by default); a program whose
- * device link names the library takes those. Without -rdc (or with
- * SYMMEM_DEVICE_INLINE_COLLECTIVES defined) the collectives stay inline.
+ * resources requested for launch"). NVSHMEM 3.4.5's are no better (75 to 198 registers on the same
+ * probe kernels; a block fcollect or reduction does not launch with 512 threads). A program built
+ * with -rdc and -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES calls these out-of-line copies instead, one per
+ * group and kind of move (as bytes) and one per group, operator and machine type of reduction.
+ * They are defined twice, as the cold paths are (cold.h): here, inline (weak), and in
+ * libsymmem_device.a (the drop-in's libnvshmem_device.a), compiled with at most
+ * SYMMEM_DEVICE_COLL_REGS registers (CMake; 64 by default); a program whose device link names the
+ * library takes those, and its kernels launch with blocks of 1024 threads. The price is speed:
+ * with 64 registers the copies spill, and on one H100 NVIDIA's collective perftests took up to 3.2x
+ * as long (medians 1.3-1.4x per program) as with the inline ones, so inline stays the default
+ * (docs/gpu.md).
  */
 #ifndef SYMMEM_DETAIL_COLL_OUTLINE_CUH
 #define SYMMEM_DETAIL_COLL_OUTLINE_CUH
 
-#if defined(SYMMEM_OUTLINE_LIBRARY) || (defined(__CUDACC_RDC__) && !defined(SYMMEM_DEVICE_INLINE_COLLECTIVES))
+#if defined(SYMMEM_OUTLINE_LIBRARY) || (defined(__CUDACC_RDC__) && defined(SYMMEM_DEVICE_OUTLINE_COLLECTIVES))
 #define SYMMEM_DEVICE_OUTLINE 1
 #else
 #define SYMMEM_DEVICE_OUTLINE 0
