@@ -1,10 +1,7 @@
-// One kernel per device call whose path to a PE that is not mapped is out of line (k_), and one per
-// kind of collective (c_). Built with -rdc,
+// One kernel per device call whose path to a PE that is not mapped is out of line. Built with -rdc,
 // each kernel must keep at most 32 registers after the device link, as with NVSHMEM: the cold paths
 // come from the device library, compiled with a limit (include/symmem/detail/cold.h). Built in the
 // program with no limit they took 36 to 74 (jacobi's kernel 48 instead of its own 25).
-// The c_ kernels take the collectives' out-of-line copies (include/symmem/detail/coll_outline.cuh).
-#define SYMMEM_DEVICE_OUTLINE_COLLECTIVES 1
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
@@ -22,17 +19,4 @@ __global__ void k_put_signal(float *a, const float *b, uint64_t *s, int pe) {
 __global__ void k_quiet() { nvshmem_quiet(); }
 __global__ void k_wait(int *v) { nvshmem_int_wait_until(v, NVSHMEM_CMP_GE, 1); }
 __global__ void k_barrier_all() { nvshmem_barrier_all(); }
-// Collectives: the device library's out-of-line copies, compiled with at most 64 registers
-// (include/symmem/detail/coll_outline.cuh; asked for above), so that blocks of 1024 threads launch;
-// inline they gave such kernels 93 to 146.
-__global__ void c_fcollect_block(int *d, const int *s) { nvshmemx_int_fcollect_block(NVSHMEM_TEAM_WORLD, d, s, 16); }
-__global__ void c_alltoall_warp(int *d, const int *s) { nvshmemx_int_alltoall_warp(NVSHMEM_TEAM_WORLD, d, s, 16); }
-__global__ void c_broadcast(int *d, const int *s) { nvshmem_int_broadcast(NVSHMEM_TEAM_WORLD, d, s, 16, 0); }
-__global__ void c_sum_reduce_block(float *d, const float *s) { nvshmemx_float_sum_reduce_block(NVSHMEM_TEAM_WORLD, d, s, 16); }
-__global__ void c_max_reduce(long long *d, const long long *s) { nvshmem_longlong_max_reduce(NVSHMEM_TEAM_WORLD, d, s, 16); }
-__global__ void c_maxloc_warp(double2 *d, const double2 *s) { nvshmemx_double2_maxloc_reduce_warp(NVSHMEM_TEAM_WORLD, d, s, 4); }
-__global__ void c_reducescatter_block(int *d, const int *s) {
-  nvshmemx_int_sum_reducescatter_block(NVSHMEM_TEAM_WORLD, d, s, 16);
-}
-
 int main() { return 0; }
