@@ -18,7 +18,7 @@ install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHIN
 install(FILES ${PROJECT_BINARY_DIR}/include/symmem/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/symmem)
 set(_symmem_installed symmem symmem_static symmem_shmem symmem_shmem_static)
 if(SYMMEM_HAVE_CUDA)
-  list(APPEND _symmem_installed symmem_device)  # symmem::symmem_device: -rdc programs link it
+  list(APPEND _symmem_installed symmem_device symmem_device_coll)  # -rdc programs link them
 endif()
 install(TARGETS ${_symmem_installed} EXPORT symmemTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -119,6 +119,7 @@ if(SYMMEM_HAVE_CUDA)
     DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib/cmake/nvshmem)
   install(FILES ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem_host.so DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
   install(FILES $<TARGET_FILE:symmem_device> DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib RENAME libnvshmem_device.a)
+  install(FILES $<TARGET_FILE:symmem_device_coll> DESTINATION ${SYMMEM_NVSHMEM_DIR}/lib)
   set(_a ${PROJECT_BINARY_DIR}/nvshmem/libnvshmem.a)
   add_custom_command(OUTPUT ${_a}
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${PROJECT_BINARY_DIR}/nvshmem/a ${_a}

@@ -41,7 +41,7 @@ nvcc_prefix() {
   libdir=$(sed -n 's|^libdir="\$prefix/\(.*\)"$|\1|p' "$b/wrappers/symmem-nvcc")
   mkdir -p "$p/bin" "$p/$libdir" "$p/include" &&
     cp -r "$ROOT/include/." "$p/include/" && cp "$b/include/symmem/version.h" "$p/include/symmem/" &&
-    cp -P "$b"/src/libsymmem.so* "$b"/src/libsymmem_device.a "$p/$libdir/" &&
+    cp -P "$b"/src/libsymmem.so* "$b"/src/libsymmem_device*.a "$p/$libdir/" &&
     cp "$b/wrappers/symmem-nvcc" "$b/tools/symmem-run" "$p/bin/" &&
     chmod +x "$p/bin/"* && echo "$p"
 }

@@ -64,9 +64,10 @@ hello ./hello_doc
 # Registers: a kernel that calls the device API keeps at most 32 after the device link (the cold
 # paths come from libnvshmem_device.a, compiled with that limit), with NVSHMEM 3's link line and with
 # the older -lnvshmem that jacobi's and other Makefiles still use (libnvshmem.a holds them too). One
-# that calls a collective, built with -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES, keeps at most 64 (their
-# out-of-line copies): checked where there is a GPU, whose build holds machine code; a build
-# without one holds PTX only (scripts/test), which nvlink would compile whole for the check.
+# that calls a collective, built with -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES and linked with
+# libsymmem_device_coll.a, keeps at most 64 (their out-of-line copies): checked where there is a GPU,
+# whose build holds machine code; a build without one holds PTX only (scripts/test), which nvlink
+# would compile whole for the check (minutes).
 regs() {  # source kernel-prefix limit count libraries...
   f=$1 p=$2 lim=$3 cnt=$4
   shift 4
@@ -81,7 +82,7 @@ echo "== registers"
 regs regs.cu k 32 12 -lnvshmem_host -lnvshmem_device
 regs regs.cu k 32 12 -lnvshmem
 if [ $gpu = yes ]; then
-  regs regs_coll.cu c 64 7 -lnvshmem_host -lnvshmem_device
+  regs regs_coll.cu c 64 7 -lnvshmem_host -lsymmem_device_coll -lnvshmem_device
 fi
 # Older Makefiles (NVSHMEM 2.x, jacobi's) link one library, -lnvshmem, and name the shared runtime
 # (jacobi's: -L$(CUDA_HOME)/lib64 -lcuda -lcudart): libnvshmem.a is an archive holding libsymmem.so,
