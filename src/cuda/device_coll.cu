@@ -1,4 +1,4 @@
-// libsymmem_device.a: strong definitions of the device collectives' out-of-line copies
+// libsymmem_device_coll.a: strong definitions of the device collectives' out-of-line copies
 // (include/symmem/detail/coll_outline.cuh), compiled with separate compilation and at most
 // SYMMEM_DEVICE_COLL_REGS registers (CMake). A program built with -rdc and
 // -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES whose device link names this archive takes them in place of

@@ -8,8 +8,8 @@
  * with -rdc and -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES calls these out-of-line copies instead, one per
  * group and kind of move (as bytes) and one per group, operator and machine type of reduction.
  * They are defined twice, as the cold paths are (cold.h): here, inline (weak), and in
- * libsymmem_device.a (the drop-in's libnvshmem_device.a), compiled with at most
- * SYMMEM_DEVICE_COLL_REGS registers (CMake; 64 by default); a program whose device link names the
+ * libsymmem_device_coll.a (also in the drop-in's lib/), compiled with at most
+ * SYMMEM_DEVICE_COLL_REGS registers (CMake; 64 by default); a program whose device link names that
  * library takes those, and its kernels launch with blocks of 1024 threads. The price is speed:
  * with 64 registers the copies spill, and on one H100 NVIDIA's collective perftests took up to 3.2x
  * as long (medians 1.3-1.4x per program) as with the inline ones, so inline stays the default
