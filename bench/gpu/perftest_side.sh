@@ -11,7 +11,8 @@
 #      REUSE (1: keep programs already built in OUT and add to its CSV), LIBS ("nvshmem symmem":
 #      which to run), NVSHMEM_LABEL / SYMMEM_LABEL (their names in the CSV) and SYMMEM_ENV
 #      ("VAR=value ...": set for symmem's runs only), to compare settings in one call; SYMMEM_FLAGS
-#      (more nvcc flags for symmem's programs, e.g. -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES).
+#      (more nvcc flags for symmem's programs, e.g. "-DSYMMEM_DEVICE_OUTLINE_COLLECTIVES
+#      -lsymmem_device_coll" for the collectives' out-of-line copies).
 # Writes $OUT/perf.csv (lib,np,round,test,figure,value,better) and prints perftest_cmp.py's table.
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
