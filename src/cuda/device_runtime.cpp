@@ -37,9 +37,13 @@ CUdeviceptr g_ext_table = 0;    // peer table for jobs of more than SYMMEM_DEVIC
 std::mutex g_amo_mutex;
 uint64_t *g_amo_result = nullptr;  // host-mapped: the AMO kernel writes the old value here
 // The proxy ring (symmem/detail/proxy_ring.h), when some PE is on another host: slots in mapped
-// pinned memory, the producers' ticket counter in device memory. 1024 slots of 64 bytes: a
-// kernel's threads block on a full ring only past 1024 requests in flight.
+// pinned memory, the producers' ticket counter in device memory. 1024 slots of 120 bytes: a
+// kernel's threads block on a full ring only past 1024 requests in flight. The lanes of a warp
+// that claim together wait until all their slots are free (symmem_proxy_claim_n): the ring must
+// hold 32 spans of the largest size at once.
 constexpr uint64_t ring_slots = 1024;
+static_assert(ring_slots >= 32 * (SYMMEM_PROXY_SPAN_MOST + SYMMEM_PROXY_SPAN_MORE) / SYMMEM_PROXY_SPAN_MORE,
+              "a warp's lanes claiming together must fit in the ring");
 symmem_proxy_ring *g_ring = nullptr;
 CUdeviceptr g_ring_dev = 0, g_ring_tickets = 0;
 

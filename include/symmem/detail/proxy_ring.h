@@ -182,13 +182,46 @@ __device__ __forceinline__ void symmem_proxy_spin(symmem_proxy_ring *ring, uint6
 
 /* Takes `k` consecutive tickets and waits until their slots are free (the last one's: the proxy
  * frees slots in order). A full ring is polled with short sleeps between reads: the word lies in
- * host memory, and thousands of threads reading it across the bus slow the proxy's own accesses. */
+ * host memory, and thousands of threads reading it across the bus slow the proxy's own accesses.
+ * The lanes of a warp that claim together take their tickets with one atomic add (by the first
+ * of them; each gets its place in lane order) and leave together, once all their slots are free.
+ * Their tickets are thus one contiguous run, and no lane holds a ticket it has not published
+ * while a sibling lane waits for a slot behind it (where the warp's paths join, the GPU may hold
+ * the one back until the other arrives: neither would move again). The run must fit in the ring
+ * at once: at most 32 x 10 tickets (SYMMEM_PROXY_SPAN_MOST's span), the runtime's ring has 1024. */
 __device__ __forceinline__ uint64_t symmem_proxy_claim_n(symmem_proxy_ring *ring, uint64_t k, uint64_t limit_ns = 0,
                                                          int me = -1) {
-  const uint64_t ticket = atomicAdd((unsigned long long *)ring->head_addr, (unsigned long long)k);  /* device memory */
+  const unsigned together = __activemask();
+  unsigned below;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(below));
+  const int first = __ffs(together) - 1;
+  const unsigned rank = __popc(together & below);
+  uint64_t before, total;
+  const unsigned long long k0 = __shfl_sync(together, (unsigned long long)k, first);
+  if (__all_sync(together, k == k0)) {
+    before = (uint64_t)rank * k;
+    total = (uint64_t)__popc(together) * k;
+  } else {
+    before = total = 0;
+    for (unsigned m = together; m != 0; m &= m - 1) {
+      const int lane = __ffs(m) - 1;
+      const uint64_t kl = __shfl_sync(together, (unsigned long long)k, lane);
+      if ((below >> lane) & 1u) before += kl;
+      total += kl;
+    }
+  }
+  unsigned long long base = 0;
+  if (rank == 0) base = atomicAdd((unsigned long long *)ring->head_addr, (unsigned long long)total);  /* device memory */
+  base = __shfl_sync(together, base, first);
+  const uint64_t ticket = base + before;
+  if (total > ring->slots) {
+    printf("symmem: PE %d: proxy: a warp's lanes asked %llu slots of the ring at once, more than its %llu\n", me,
+           (unsigned long long)total, (unsigned long long)ring->slots);
+    __trap();
+  }
   uint64_t start = 0;
   uint32_t turns = 0;
-  while (ticket + k - 1 - symmem_proxy_ld(&ring->tail) >= ring->slots) {
+  while (__any_sync(together, base + total - 1 - symmem_proxy_ld(&ring->tail) >= ring->slots)) {
     symmem_proxy_spin(ring, ticket, limit_ns, me, "waiting for a free slot of the ring", start, turns);
 #if __CUDA_ARCH__ >= 700
     __nanosleep(128);
