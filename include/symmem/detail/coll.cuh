@@ -175,8 +175,26 @@ __device__ __forceinline__ void reduce_data(const symmem_device_team &t, T *dest
     const T *m[kRegs];
 #pragma unroll
     for (int j = 0; j < kRegs; ++j) m[j] = j < t.size ? peer(src, team_member(t, j), "reduce") + first : nullptr;
-#pragma unroll 4
-    for (size_t i = tid; i < n; i += nth) {
+    /* kBatch elements at a time: every member's loads of the batch are issued before its first
+     * store (dest might alias a source as far as the compiler knows, so it would not move a load
+     * of element i + nth above the store of element i: one round trip to the peers per element). */
+    constexpr int kBatch = 4;
+    size_t i = tid;
+    for (; i + (kBatch - 1) * nth < n; i += kBatch * nth) {
+      T acc[kBatch];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) acc[b] = m[0][i + b * nth];
+#pragma unroll
+      for (int j = 1; j < kRegs; ++j) {
+        if (j < t.size) {
+#pragma unroll
+          for (int b = 0; b < kBatch; ++b) acc[b] = combine<OP>(acc[b], m[j][i + b * nth]);
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) dest[i + b * nth] = acc[b];
+    }
+    for (; i < n; i += nth) {
       T acc = m[0][i];
 #pragma unroll
       for (int j = 1; j < kRegs; ++j) {
