@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <iterator>
 #include <new>
 
 #include "common/error.h"
@@ -15,6 +16,11 @@ namespace {
 using namespace std::chrono_literals;
 
 std::atomic_ref<uint64_t> word(uint64_t &w) { return std::atomic_ref<uint64_t>(w); }
+
+uint64_t ns_since(std::chrono::steady_clock::time_point t) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t).count());
+}
 
 inline void relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -48,6 +54,8 @@ void proxy::start() {
   stop_.store(false);
   abandon_.store(false);
   ended_.store(false);
+  stats_ = stats{};
+  started_ = std::chrono::steady_clock::now();
   thread_ = std::thread([this] {
     loop();
     ended_.store(true, std::memory_order_release);
@@ -74,18 +82,40 @@ void proxy::stop() {
   if (!thread_.joinable()) return;
   stop_.store(true, std::memory_order_release);
   thread_.join();
+  stats_.wall_ns = ns_since(started_);
+  if (current_log_level() >= log_level::info) {
+    const auto &st = stats_;
+    uint64_t all = 0;
+    for (uint64_t c : st.ops) all += c;
+    log(log_level::info,
+        "proxy: %llu requests in %.3f s (%llu puts, %llu spans of %llu bytes, %llu gets, %llu atomics, %llu puts with "
+        "signal, %llu fences, %llu quiets); busy %.3f s, of it %.3f s in the network's quiet; %llu idle sleeps",
+        static_cast<unsigned long long>(all), st.wall_ns * 1e-9, static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_PUT]),
+        static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_PUT_DATA]), static_cast<unsigned long long>(st.data_bytes),
+        static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_GET]), static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_AMO]),
+        static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_SIGNAL]),
+        static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_FENCE]),
+        static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_QUIET]), st.busy_ns * 1e-9, st.quiet_ns * 1e-9,
+        static_cast<unsigned long long>(st.sleeps));
+  }
 }
 
 // Carries out requests in ticket order; idle, it keeps the network moving and backs off to
 // short sleeps so that it does not hold a core a PE needs.
 void proxy::loop() {
   unsigned idle = 0;
+  bool busy = false;
+  std::chrono::steady_clock::time_point since;
   for (;;) {
     if (abandon_.load(std::memory_order_acquire)) return;  // the process exits: the network may be closing
+    // A busy stretch starts before the step that found a request (the clock is read only while idle).
+    const auto before = busy ? since : std::chrono::steady_clock::now();
     if (step()) {
+      if (!busy) busy = true, since = before;
       idle = 0;
       continue;
     }
+    if (busy) busy = false, stats_.busy_ns += ns_since(since);
     release();
     if (stop_.load(std::memory_order_acquire)) break;  // the producers are done: nothing more comes
     ex_.progress();
@@ -93,6 +123,7 @@ void proxy::loop() {
       relax();
     } else {
       std::this_thread::sleep_for(50us);
+      ++stats_.sleeps;
     }
   }
   ex_.quiet();  // nothing posted through the ring stays in flight
@@ -104,6 +135,7 @@ bool proxy::step() {
   if (word(s.req.seq).load(std::memory_order_acquire) != next_ + 1) return false;
   symmem_proxy_req r;
   std::memcpy(&r, &s.req, sizeof r);
+  ++stats_.ops[r.op < std::size(stats_.ops) ? r.op : 0];
   if (r.op == SYMMEM_PROXY_PUT_DATA) {
     put_data(r);
   } else {
@@ -132,6 +164,7 @@ void proxy::put_data(const symmem_proxy_req &r) {
         static_cast<unsigned long long>(r.value), static_cast<int>(r.pe), static_cast<unsigned long long>(r.dst));
   }
   ex_.put_data(r.pe, r.dst, span_, r.size);
+  stats_.data_bytes += r.size;
   for (uint64_t t = 0; t < r.value; ++t) fetching_[(next_ + t) & (ring_->slots - 1)] = 0;
   next_ += r.value;
 }
@@ -153,14 +186,21 @@ void proxy::execute(const symmem_proxy_req &r, symmem_proxy_slot &s) {
       ex_.put_signal(r.pe, r.dst, r.src, r.size, r.value2, r.amo_op, r.value);
       break;
     case SYMMEM_PROXY_FENCE: ex_.fence(); break;
-    case SYMMEM_PROXY_QUIET: ex_.quiet(); break;
+    case SYMMEM_PROXY_QUIET: {
+      const auto t = std::chrono::steady_clock::now();
+      ex_.quiet();
+      stats_.quiet_ns += ns_since(t);
+      break;
+    }
     default: word(ring_->error).store(r.op, std::memory_order_release); break;
   }
   const bool fetching = r.fetch != 0 || r.op == SYMMEM_PROXY_GET;
   fetching_[next_ & (ring_->slots - 1)] = fetching ? 1 : 0;
   if (fetching) {
     // `completed` promises every earlier request too: complete the nbi ones before it moves.
+    const auto t = std::chrono::steady_clock::now();
     ex_.quiet();
+    stats_.quiet_ns += ns_since(t);
     word(s.result).store(result, std::memory_order_relaxed);
   }
   if (fetching || r.op == SYMMEM_PROXY_QUIET) word(ring_->completed).store(next_ + 1, std::memory_order_release);

@@ -47,6 +47,17 @@ class proxy {
   proxy(const proxy &) = delete;
   proxy &operator=(const proxy &) = delete;
 
+  // What the proxy thread did: logged by stop() at SYMMEM_DEBUG=info; read it after stop().
+  struct stats {
+    uint64_t ops[8] = {};     // requests by symmem_proxy_op (0: an unknown one)
+    uint64_t data_bytes = 0;  // bytes carried in PUT_DATA spans
+    uint64_t busy_ns = 0;     // from a request found after an idle turn to the next idle turn
+    uint64_t quiet_ns = 0;    // in the network's quiet: QUIET requests, fetching requests' completion
+    uint64_t sleeps = 0;      // idle sleeps (50 us each, asked of the OS)
+    uint64_t wall_ns = 0;     // start() to stop()
+  };
+  const stats &statistics() const { return stats_; }
+
   void start();
   // The CPUs the proxy thread may use when the PE is bound to one CPU (it may then run on the
   // machine's others: common/helper_thread.h); 0 when it kept the PE's CPUs. Set by start().
@@ -89,6 +100,8 @@ class proxy {
   std::atomic<bool> ended_{false};
   std::thread thread_;
   int helper_cpus_ = 0;
+  stats stats_;  // the proxy thread's while it runs
+  std::chrono::steady_clock::time_point started_;
 };
 
 }  // namespace symmem::net

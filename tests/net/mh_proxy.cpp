@@ -422,6 +422,22 @@ int main(int argc, char **argv) {
     }
   }
   px.stop();
+  // The proxy's account of what it carried out (logged at SYMMEM_DEBUG=info): this PE's requests.
+  {
+    const auto &st = px.statistics();
+    CHECK(st.ops[SYMMEM_PROXY_SIGNAL] == static_cast<uint64_t>(nblk));
+    CHECK(st.ops[SYMMEM_PROXY_GET] == 1);
+    CHECK(st.ops[0] == 0 && st.ops[SYMMEM_PROXY_FENCE] == 0);
+    // quiets: the producers' of each phase (5 of 6 phases), one after each of 3 phases, one a barrier round
+    CHECK(st.ops[SYMMEM_PROXY_QUIET] == static_cast<uint64_t>(3 * threads + 3 + rounds));
+    CHECK(st.ops[SYMMEM_PROXY_PUT_DATA] > 0 && st.data_bytes >= st.ops[SYMMEM_PROXY_PUT_DATA]);
+    CHECK(st.busy_ns > 0 && st.busy_ns <= st.wall_ns && st.quiet_ns <= st.busy_ns);
+    std::printf("PE %d: the proxy carried out %llu atomics, %llu puts, %llu spans (%llu bytes), busy %.3f of %.3f s\n",
+                me, static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_AMO]),
+                static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_PUT]),
+                static_cast<unsigned long long>(st.ops[SYMMEM_PROXY_PUT_DATA]),
+                static_cast<unsigned long long>(st.data_bytes), st.busy_ns * 1e-9, st.wall_ns * 1e-9);
+  }
   symmem_barrier_all();
   symmem_free(epoch);
   const int from = (me + n - n / 2) % n;  // the PE that put into this one
