@@ -107,6 +107,21 @@ __global__ void produce_p(symmem_proxy_ring *ring, uint32_t *row32, uint8_t *row
 // One row of `p` stores per warp, from the kernel's start, where the lanes are together: each
 // warp's 32 stores must take one request. (In produce_p's loop the lanes drift apart after the
 // branch and the stores that wait for tickets one by one, and later calls group fewer of them.)
+// Spans of different sizes claimed by a warp's lanes together (a put from each thread's local
+// memory): 8, 60 and 120 bytes by lane % 3, 1, 2 and 2 tickets, 53 a warp, which a 64-slot ring
+// holds at once. Each thread's bytes land in its own 128-byte stretch; the rest stays poisoned.
+constexpr size_t mixed_stride = 128;
+__host__ __device__ size_t mixed_bytes(int id) { return id % 3 == 0 ? 8 : id % 3 == 1 ? 60 : 120; }
+__host__ __device__ uint8_t mixed_value(int id, size_t i) { return static_cast<uint8_t>((id * 131 + i * 7) % 251); }
+__global__ void produce_mixed(symmem_proxy_ring *ring, uint8_t *dst) {
+  const int id = blockIdx.x * blockDim.x + threadIdx.x;
+  uint8_t local[120];
+  const size_t n = mixed_bytes(id);
+  for (size_t i = 0; i < n; ++i) local[i] = mixed_value(id, i);
+  symmem_proxy_put_data(ring, 1, reinterpret_cast<uint64_t>(dst + size_t(id) * mixed_stride), local, n, wait_ns);
+  symmem_proxy_quiet(ring, wait_ns);
+}
+
 __global__ void produce_row(symmem_proxy_ring *ring, uint32_t *row) {
   const int id = blockIdx.x * blockDim.x + threadIdx.x;
   symmem_proxy_put_data_warp(ring, 1, reinterpret_cast<uint64_t>(row + id), pv(id, 4), 4, wait_ns);
@@ -236,6 +251,21 @@ int main() {
   std::printf("gpu proxy ring, a row a warp: %d stores in %ld requests (%d expected); wrong %ld\n", producers, got,
               producers / 32, rwrong);
   pass = pass && rwrong == 0 && got == producers / 32;
+
+  // Spans of three sizes from every lane: one request each, every byte in place.
+  auto *mixed = reinterpret_cast<uint8_t *>(rows);
+  got = through_proxy("mixed spans kernel", [&] { produce_mixed<<<blocks, threads_per>>>(d_ring, reinterpret_cast<uint8_t *>(d32)); }, sp);
+  long mwrong = 0;
+  for (int id = 0; id < producers; ++id)
+    for (size_t i = 0; i < mixed_stride; ++i) {
+      const uint8_t want = i < mixed_bytes(id) ? mixed_value(id, i) : 0xa5;
+      if (mixed[size_t(id) * mixed_stride + i] != want && mwrong++ < 5)
+        std::printf("mixed spans: thread %d byte %zu holds %#x, expected %#x\n", id, i,
+                    mixed[size_t(id) * mixed_stride + i], want);
+    }
+  std::printf("gpu proxy ring, spans of 8/60/120 bytes from every lane: %d puts in %ld requests; wrong %ld\n", producers,
+              got, mwrong);
+  pass = pass && mwrong == 0 && got == producers;
 
   // Last, as a hang there ends in a trap that takes the context with it.
   got = through_proxy("p kernel, synced", [&] { produce_p<true><<<blocks, threads_per>>>(d_ring, d32, d8, deven, dperm); }, sp);
