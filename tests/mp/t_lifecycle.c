@@ -58,7 +58,11 @@ int main(void) {
     fprintf(stderr, "lifecycle: after 100 cycles fds %d -> %d, maps %d -> %d\n", fds, fds_after, maps, maps_after);
   }
   CHECK_EQ_LONG(fds_after, fds);
-  CHECK_EQ_LONG(maps_after, maps);
+  /* A mapping a cycle leaks shows as 100 more. A few may come once, at a time that depends on
+   * scheduling: glibc caches the stacks of ended threads and maps another when more of them live
+   * at once than before, and a sanitizer's allocator maps a region at the first use of a size
+   * (one more after 100 cycles at 8 PEs on 2 CPUs under ASan). */
+  CHECK(maps_after - maps <= 2);
   int provided = -1;
   CHECK(symmem_init_thread(SYMMEM_THREAD_MULTIPLE, &provided) == SYMMEM_SUCCESS);
   CHECK_EQ_LONG(provided, SYMMEM_THREAD_MULTIPLE);
