@@ -186,27 +186,26 @@ void proxy::execute(const symmem_proxy_req &r, symmem_proxy_slot &s) {
       ex_.put_signal(r.pe, r.dst, r.src, r.size, r.value2, r.amo_op, r.value);
       break;
     case SYMMEM_PROXY_FENCE: ex_.fence(); break;
-    case SYMMEM_PROXY_QUIET: {
-      const auto t = std::chrono::steady_clock::now();
-      ex_.quiet();
-      stats_.quiet_ns += ns_since(t);
-      break;
-    }
+    case SYMMEM_PROXY_QUIET: timed_quiet(); break;
     default: word(ring_->error).store(r.op, std::memory_order_release); break;
   }
   const bool fetching = r.fetch != 0 || r.op == SYMMEM_PROXY_GET;
   fetching_[next_ & (ring_->slots - 1)] = fetching ? 1 : 0;
   if (fetching) {
     // `completed` promises every earlier request too: complete the nbi ones before it moves.
-    const auto t = std::chrono::steady_clock::now();
-    ex_.quiet();
-    stats_.quiet_ns += ns_since(t);
+    timed_quiet();
     word(s.result).store(result, std::memory_order_relaxed);
   }
   if (fetching || r.op == SYMMEM_PROXY_QUIET) word(ring_->completed).store(next_ + 1, std::memory_order_release);
   if (current_log_level() >= log_level::trace) {
     log(log_level::trace, "proxy: request %llu done", static_cast<unsigned long long>(next_));
   }
+}
+
+void proxy::timed_quiet() {
+  const auto t = std::chrono::steady_clock::now();
+  ex_.quiet();
+  stats_.quiet_ns += ns_since(t);
 }
 
 // Frees slots in order: a processed one at once, a fetching one once its producer released it.

@@ -88,6 +88,7 @@ class proxy {
   bool step();  // one request, if there is one
   void execute(const symmem_proxy_req &r, symmem_proxy_slot &s);
   void put_data(const symmem_proxy_req &r);
+  void timed_quiet();  // the network's quiet, counted in stats_.quiet_ns
   void release();
 
   symmem_proxy_ring *ring_;

@@ -84,8 +84,9 @@ __host__ __device__ uint64_t pv(size_t i, int pattern) { return (i * 0x9E3779B97
 constexpr uint64_t wait_ns = 20'000'000'000ull;
 
 // `synced`: the kernel syncs its warp after the even lanes' branch, as a kernel that goes on with
-// warp-wide work does. That once hung for ever: lanes that had their ticket waited where the
-// warp's paths join, unpublished, for sibling lanes waiting on the full ring behind them.
+// warp-wide work does. A kernel of this shape once hung on one H100 when each lane took its own
+// ticket (a lane holding an unpublished ticket where the warp's paths join, while a sibling waits
+// on the full ring behind it, would do that); symmem_proxy_claim_n leaves no room for it.
 template <bool synced>
 __global__ void produce_p(symmem_proxy_ring *ring, uint32_t *row32, uint8_t *row8, uint64_t *even64, uint64_t *perm64) {
   const int id = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
@@ -104,11 +105,8 @@ __global__ void produce_p(symmem_proxy_ring *ring, uint32_t *row32, uint8_t *row
   symmem_proxy_quiet(ring, wait_ns);
 }
 
-// One row of `p` stores per warp, from the kernel's start, where the lanes are together: each
-// warp's 32 stores must take one request. (In produce_p's loop the lanes drift apart after the
-// branch and the stores that wait for tickets one by one, and later calls group fewer of them.)
 // Spans of different sizes claimed by a warp's lanes together (a put from each thread's local
-// memory): 8, 60 and 120 bytes by lane % 3, 1, 2 and 2 tickets, 53 a warp, which a 64-slot ring
+// memory): 8, 60 and 120 bytes by thread % 3, 1, 2 and 2 tickets, 53-54 a warp, which a 64-slot ring
 // holds at once. Each thread's bytes land in its own 128-byte stretch; the rest stays poisoned.
 constexpr size_t mixed_stride = 128;
 __host__ __device__ size_t mixed_bytes(int id) { return id % 3 == 0 ? 8 : id % 3 == 1 ? 60 : 120; }
@@ -122,6 +120,9 @@ __global__ void produce_mixed(symmem_proxy_ring *ring, uint8_t *dst) {
   symmem_proxy_quiet(ring, wait_ns);
 }
 
+// One row of `p` stores per warp, from the kernel's start, where the lanes are together: each
+// warp's 32 stores must take one request. (In produce_p's loop the lanes drift apart after the
+// branch, and later calls group fewer of them.)
 __global__ void produce_row(symmem_proxy_ring *ring, uint32_t *row) {
   const int id = blockIdx.x * blockDim.x + threadIdx.x;
   symmem_proxy_put_data_warp(ring, 1, reinterpret_cast<uint64_t>(row + id), pv(id, 4), 4, wait_ns);

@@ -213,15 +213,15 @@ __device__ __forceinline__ uint64_t symmem_proxy_claim_n(symmem_proxy_ring *ring
   unsigned long long base = 0;
   if (rank == 0) base = atomicAdd((unsigned long long *)ring->head_addr, (unsigned long long)total);  /* device memory */
   base = __shfl_sync(together, base, first);
-  const uint64_t ticket = base + before;
-  if (total > ring->slots) {
+  const uint64_t ticket = base + before, slots = ring->slots; /* host memory: read once */
+  if (total > slots) {
     printf("symmem: PE %d: proxy: a warp's lanes asked %llu slots of the ring at once, more than its %llu\n", me,
-           (unsigned long long)total, (unsigned long long)ring->slots);
+           (unsigned long long)total, (unsigned long long)slots);
     __trap();
   }
   uint64_t start = 0;
   uint32_t turns = 0;
-  while (__any_sync(together, base + total - 1 - symmem_proxy_ld(&ring->tail) >= ring->slots)) {
+  while (__any_sync(together, base + total - 1 - symmem_proxy_ld(&ring->tail) >= slots)) {
     symmem_proxy_spin(ring, ticket, limit_ns, me, "waiting for a free slot of the ring", start, turns);
 #if __CUDA_ARCH__ >= 700
     __nanosleep(128);
