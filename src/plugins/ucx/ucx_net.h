@@ -116,7 +116,7 @@ struct plugin {
   // thread is away from the library.
   std::thread progress_thread;
   std::atomic<bool> stop_progress{false};
-  std::atomic<uint64_t> main_progress{0};  // bumped by every progress call of the library
+  std::atomic<uint64_t> main_progress{0};  // bumped by the library's every use of the default worker
   // Set under the default worker's lock while the progress thread sleeps on the event descriptor:
   // a batch begun meanwhile wakes it (ucx_staged.cpp, "Batches").
   std::atomic<bool> progress_asleep{false};

@@ -68,7 +68,9 @@ ucp_ep_h usable_endpoint(worker &wk, int pe, const char *call) {
 ucp_ep_h reach(worker &wk, int pe, const char *call) {
   ucp_ep_h ep = usable_endpoint(wk, pe, call);
   // The PE's thread is in the library: the progress thread stays a backstop (ucx_progress.cpp).
-  if (ep != nullptr) wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
+  // Only the default worker's use counts: another worker's (a private context's, the GPU proxy's)
+  // serves none of the requests that arrive on the default one.
+  if (ep != nullptr && wk.is_default) wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
   return ep;
 }
 
@@ -348,7 +350,7 @@ int do_test(void *w, void *req, const char *call) {
 
 int do_progress(void *w) {
   worker &wk = *static_cast<worker *>(w);
-  wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
+  if (wk.is_default) wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
   worker_guard guard(wk);
   send_batch_if_any(wk, "progress");
   return static_cast<int>(ucp_worker_progress(wk.w));
