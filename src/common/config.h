@@ -28,6 +28,7 @@ struct settings {
   size_t net_put_staged = 0;  // SYMMEM_NET_PUT_STAGED
   size_t net_put_batch = 0;   // SYMMEM_NET_PUT_BATCH (read by the UCX plugin)
   size_t proxy_hold = 0;      // SYMMEM_PROXY_HOLD
+  std::string net_hold_stores;  // SYMMEM_NET_HOLD_STORES
   std::string helper_cpus;    // SYMMEM_HELPER_CPUS (helper threads read it themselves: common/helper_thread.h)
   size_t net_coll_direct = 0;  // SYMMEM_NET_COLL_DIRECT
   double net_progress_nap = 0;  // SYMMEM_NET_PROGRESS_NAP (read by the UCX plugin)

@@ -66,6 +66,10 @@
     "A GPU kernel's puts (and puts with signal) of at most this many bytes from GPU memory to PEs on " \
     "other hosts are held by the proxy thread and copied to host memory together, with one wait for " \
     "the copies, then sent in order; 0: each is copied and sent on its own (at most 1m).")            \
+  X(net_hold_stores, choice, "NET_HOLD_STORES", "auto", "", "", "auto|on|off",                             \
+    "How this PE carries out a batch of small stores from another host: held, sorted by address and "  \
+    "copied as runs that touch, through one pinned buffer (on), or each store as it comes (off); "     \
+    "auto: held into a GPU heap (each copy there is a driver call), as they come into host memory.")  \
   X(helper_cpus, choice, "HELPER_CPUS", "spread", "", "", "spread|bound",                                  \
     "Where a PE's helper threads (the GPU heap's proxy thread, the network's progress thread) run "   \
     "when the launcher binds the PE to one CPU (mpirun's default): spread, on the machine's other "   \

@@ -108,6 +108,8 @@ struct remote_state {
   // Small puts to host memory of other hosts (SYMMEM_NET_PUT_STAGED): at most this many bytes go as
   // staged puts, answered by their owner, so that a quiet costs one round trip (0: none).
   size_t put_staged = 0;
+  // A batch's stores into this PE's heap are held and sent as runs (SYMMEM_NET_HOLD_STORES).
+  bool hold_stores = false;
 };
 
 remote_state r;
@@ -342,7 +344,7 @@ int stage_store(void *, uint64_t addr, const void *src, size_t len) {
   }
   if (!staged_range(addr, len)) return SYMMEM_ERR_NOT_ACCESSIBLE;
   if (len == 0) return SYMMEM_SUCCESS;
-  if (in_batch && !g.heap_on_cpu) {
+  if (in_batch && r.hold_stores) {
     if (held_pinned == nullptr && held.empty()) {
       held_pinned = static_cast<char *>(g.heap->host_buffer(held_pinned_cap));  // nullptr: copied as they came
     }
@@ -464,6 +466,7 @@ status remote_init(const std::vector<uint64_t> &host, const char *call) {
   }
   if (!spans) return ok_status;  // every PE on one host: no transport, nothing on any path changes
   r.my_staged = !g.heap_on_cpu || g.cfg.net_heap != "auto";
+  r.hold_stores = g.cfg.net_hold_stores == "on" || (g.cfg.net_hold_stores == "auto" && !g.heap_on_cpu);
   r.put_staged = std::min(g.cfg.net_put_staged, size_t{SYMMEM_NET_DATA_SIGNAL_MAX});
   r.staged.assign(static_cast<size_t>(g.n_pes), 0);
   r.direct.assign(static_cast<size_t>(g.n_pes), 0);
@@ -556,6 +559,7 @@ void remote_teardown() {
   r.direct.clear();
   r.any_staged = r.my_staged = r.my_direct = r.local_gpu = false;
   r.put_staged = 0;
+  r.hold_stores = false;
   r.live.reset();
 }
 
