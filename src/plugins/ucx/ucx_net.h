@@ -125,6 +125,13 @@ struct plugin {
   size_t batch_put = 0, batch_bytes = 0;
 };
 
+// The library used worker wk: when it is the default one, the progress thread stays a backstop
+// (ucx_progress.cpp). Another worker's use (a private context's, the GPU proxy's) does not count:
+// it serves none of the requests that arrive on the default one.
+inline void count_progress(worker &wk) {
+  if (wk.is_default) wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
+}
+
 inline uint64_t key_of(int pe, uint32_t region) { return (static_cast<uint64_t>(pe) << 32) | region; }
 
 // Holds a worker's lock when it has one (worker::locked).

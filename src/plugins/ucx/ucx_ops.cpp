@@ -67,10 +67,7 @@ ucp_ep_h usable_endpoint(worker &wk, int pe, const char *call) {
 // The endpoint to `pe`, or nullptr after saying why (not remote, or its connection broke).
 ucp_ep_h reach(worker &wk, int pe, const char *call) {
   ucp_ep_h ep = usable_endpoint(wk, pe, call);
-  // The PE's thread is in the library: the progress thread stays a backstop (ucx_progress.cpp).
-  // Only the default worker's use counts: another worker's (a private context's, the GPU proxy's)
-  // serves none of the requests that arrive on the default one.
-  if (ep != nullptr && wk.is_default) wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
+  if (ep != nullptr) count_progress(wk);  // the PE's thread is in the library
   return ep;
 }
 
@@ -350,7 +347,7 @@ int do_test(void *w, void *req, const char *call) {
 
 int do_progress(void *w) {
   worker &wk = *static_cast<worker *>(w);
-  if (wk.is_default) wk.pl->main_progress.fetch_add(1, std::memory_order_relaxed);
+  count_progress(wk);
   worker_guard guard(wk);
   send_batch_if_any(wk, "progress");
   return static_cast<int>(ucp_worker_progress(wk.w));

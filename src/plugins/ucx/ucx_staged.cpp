@@ -384,7 +384,7 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
       prev.len += len;
       std::memcpy(last, &prev, sizeof prev);
       wk.batch_len += len;
-      if (wk.is_default) p.main_progress.fetch_add(1, std::memory_order_relaxed);  // posting (ucx_progress.cpp)
+      count_progress(wk);  // posting
       return SYMMEM_SUCCESS;
     }
   }
@@ -404,7 +404,7 @@ int batch_add(worker &wk, int pe, batch_rec rec, const void *src, size_t len, co
     // PE's thread not come back to the library.
     if (wk.is_default && p.progress_asleep.load(std::memory_order_relaxed)) ucp_worker_signal(wk.w);
   } else {
-    if (wk.is_default) p.main_progress.fetch_add(1, std::memory_order_relaxed);  // posting (ucx_progress.cpp)
+    count_progress(wk);  // posting
   }
   if (stores && !wk.batch_stores) {
     wk.batch_stores = true;
