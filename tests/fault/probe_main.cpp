@@ -1,6 +1,7 @@
 // The fault suite's runner and driver (probe.hpp).
 //   probe CASE                                run one case (inside a job started by the driver)
-//   probe --run PREFIX --launcher SYMMEM_RUN  run every case whose name starts with PREFIX
+//   probe --run PREFIX --launcher SYMMEM_RUN  run every case whose name starts with PREFIX (several
+//                                             prefixes: comma-separated)
 //   probe --list                              list the cases with their expected outcomes
 #include <fcntl.h>
 #include <poll.h>
@@ -175,7 +176,14 @@ std::string judge(const test_case &c, const result &r) {
 int drive(const char *prefix, const char *launcher, const char *self) {
   int run = 0, failed = 0;
   for (const test_case &c : all_cases()) {
-    if (c.name.rfind(prefix, 0) != 0) continue;
+    bool wanted = false;
+    for (const char *p = prefix; !wanted && *p;) {
+      const char *end = std::strchr(p, ',');
+      const std::size_t n = end ? static_cast<std::size_t>(end - p) : std::strlen(p);
+      wanted = n != 0 && c.name.compare(0, n, p, n) == 0;
+      p += n + (end ? 1 : 0);
+    }
+    if (!wanted) continue;
     ++run;
     result r = run_job(c, launcher, self);
     std::string why = judge(c, r);
