@@ -120,6 +120,12 @@ struct plugin {
   // Set under the default worker's lock while the progress thread sleeps on the event descriptor:
   // a batch begun meanwhile wakes it (ucx_staged.cpp, "Batches").
   std::atomic<bool> progress_asleep{false};
+  // What the progress thread did (written by it alone; reported at SYMMEM_DEBUG=info when it stops).
+  struct progress_counts {
+    uint64_t naps = 0, nap_us = 0, longest_nap_us = 0;  // naps taken while the library used the worker
+    uint64_t sleeps = 0, woken = 0;                     // sleeps on the worker's messages; ended by one
+    uint64_t served = 0, served_ns = 0;                 // progress calls that found work; their time
+  } progress_stats;
   // Staged puts of at most batch_put bytes are batched, up to batch_bytes of records per message
   // (SYMMEM_NET_PUT_BATCH; 0: every staged put is its own message).
   size_t batch_put = 0, batch_bytes = 0;

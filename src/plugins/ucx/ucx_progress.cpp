@@ -46,11 +46,14 @@ std::chrono::microseconds longest_nap() {
 
 // Progresses until idle; the lock is taken per step so the PE's own thread never waits long.
 // A batch of staged puts that the PE's thread left goes out first.
-void drain(worker &wk) {
+void drain(worker &wk, plugin::progress_counts &c) {
   for (;;) {
     worker_guard guard(wk);
     send_batch_if_any(wk, "progress");
+    const auto t = std::chrono::steady_clock::now();
     if (ucp_worker_progress(wk.w) == 0) return;
+    ++c.served;
+    c.served_ns += static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t).count());
   }
 }
 
@@ -59,12 +62,16 @@ void progress_loop(plugin *p, int efd) {
   uint64_t seen = p->main_progress.load(std::memory_order_relaxed);
   const auto longest = longest_nap(), shortest = std::min(min_nap, longest);
   auto nap = shortest;
+  plugin::progress_counts &st_ = p->progress_stats;
   while (!p->stop_progress.load(std::memory_order_acquire)) {
-    drain(wk);
+    drain(wk, st_);
     const uint64_t now = p->main_progress.load(std::memory_order_relaxed);
     if (now != seen) {  // the PE's thread is progressing: stay a backstop, and look less often
       seen = now;
       std::this_thread::sleep_for(nap);
+      ++st_.naps;
+      st_.nap_us += static_cast<uint64_t>(nap.count());
+      st_.longest_nap_us = std::max(st_.longest_nap_us, static_cast<uint64_t>(nap.count()));
       nap = std::min(2 * nap, longest);
       continue;
     }
@@ -82,7 +89,8 @@ void progress_loop(plugin *p, int efd) {
       continue;
     }
     pollfd pfd{efd, POLLIN, 0};
-    ::poll(&pfd, 1, 100);  // bounded, so that a lost wake-up costs 100 ms at most
+    ++st_.sleeps;
+    if (::poll(&pfd, 1, 100) > 0) ++st_.woken;  // bounded, so that a lost wake-up costs 100 ms at most
     p->progress_asleep.store(false, std::memory_order_relaxed);
   }
 }
@@ -143,6 +151,13 @@ void stop_progress_thread(plugin &p) {
     ucp_worker_signal(p.workers.front()->w);
   }
   p.progress_thread.join();
+  const plugin::progress_counts &s = p.progress_stats;
+  note(p, SYMMEM_BOOT_LOG_INFO,
+       "network progress thread: %llu calls found work (%.3f s in them); %llu naps beside the library's own use of the worker (%.3f s, "
+       "longest %llu us); %llu sleeps on the worker's messages, %llu ended by one",
+       static_cast<unsigned long long>(s.served), static_cast<double>(s.served_ns) * 1e-9, static_cast<unsigned long long>(s.naps), static_cast<double>(s.nap_us) * 1e-6,
+       static_cast<unsigned long long>(s.longest_nap_us), static_cast<unsigned long long>(s.sleeps),
+       static_cast<unsigned long long>(s.woken));
 }
 
 }  // namespace symmem::ucx
