@@ -187,10 +187,10 @@ SYMMEM_NV_D void nvshmemx_getmem_nbi_block(void *d, const void *s, size_t n, int
   SYMMEM_NV_D void nvshmemx_##N##_get_warp(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::get_warp(d, s, n, pe); } \
   SYMMEM_NV_D void nvshmemx_##N##_put_block(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::put_block(d, s, n, pe); } \
   SYMMEM_NV_D void nvshmemx_##N##_get_block(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::get_block(d, s, n, pe); } \
-  SYMMEM_NV_D void nvshmemx_##N##_put_nbi_warp(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::put_warp(d, s, n, pe); } \
-  SYMMEM_NV_D void nvshmemx_##N##_get_nbi_warp(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::get_warp(d, s, n, pe); } \
-  SYMMEM_NV_D void nvshmemx_##N##_put_nbi_block(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::put_block(d, s, n, pe); } \
-  SYMMEM_NV_D void nvshmemx_##N##_get_nbi_block(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::get_block(d, s, n, pe); } \
+  SYMMEM_NV_D void nvshmemx_##N##_put_nbi_warp(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::put_nbi_warp(d, s, n, pe); } \
+  SYMMEM_NV_D void nvshmemx_##N##_get_nbi_warp(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::get_nbi_warp(d, s, n, pe); } \
+  SYMMEM_NV_D void nvshmemx_##N##_put_nbi_block(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::put_nbi_block(d, s, n, pe); } \
+  SYMMEM_NV_D void nvshmemx_##N##_get_nbi_block(T *d, const T *s, size_t n, int pe) { SYMMEM_NV_DEV::get_nbi_block(d, s, n, pe); } \
   SYMMEM_NV_D void nvshmem_##N##_put_signal(T *d, const T *s, size_t n, uint64_t *sig, uint64_t v, int op, int pe) { \
     SYMMEM_NV_DEV::put_signal(d, s, n, sig, v, op, pe);                                                \
   }                                                                                                    \
@@ -205,11 +205,11 @@ SYMMEM_NV_D void nvshmemx_getmem_nbi_block(void *d, const void *s, size_t n, int
   }                                                                                                    \
   SYMMEM_NV_D void nvshmemx_##N##_put_signal_nbi_warp(T *d, const T *s, size_t n, uint64_t *sig, uint64_t v, int op, \
                                                       int pe) {                                         \
-    SYMMEM_NV_DEV::put_signal_warp(d, s, n, sig, v, op, pe);                                           \
+    SYMMEM_NV_DEV::put_signal_nbi_warp(d, s, n, sig, v, op, pe);                                       \
   }                                                                                                    \
   SYMMEM_NV_D void nvshmemx_##N##_put_signal_nbi_block(T *d, const T *s, size_t n, uint64_t *sig, uint64_t v, int op, \
                                                        int pe) {                                        \
-    SYMMEM_NV_DEV::put_signal_block(d, s, n, sig, v, op, pe);                                          \
+    SYMMEM_NV_DEV::put_signal_nbi_block(d, s, n, sig, v, op, pe);                                      \
   }
 SYMMEM_NV_RMA_TYPES(SYMMEM_NVX_RMA)
 #undef SYMMEM_NVX_RMA

@@ -704,6 +704,16 @@ template <typename T>
 __device__ __forceinline__ void put_block(T *d, const T *s, size_t nelems, int pe) { putmem_block(d, s, nelems * sizeof(T), pe); }
 template <typename T>
 __device__ __forceinline__ void get_block(T *d, const T *s, size_t nelems, int pe) { getmem_block(d, s, nelems * sizeof(T), pe); }
+/* The typed non-blocking group forms: to a PE on another host a put is posted and completes at
+ * quiet (the blocking forms wait for it, a network round trip through the proxy). */
+template <typename T>
+__device__ __forceinline__ void put_nbi_warp(T *d, const T *s, size_t nelems, int pe) { putmem_nbi_warp(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void get_nbi_warp(T *d, const T *s, size_t nelems, int pe) { getmem_nbi_warp(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void put_nbi_block(T *d, const T *s, size_t nelems, int pe) { putmem_nbi_block(d, s, nelems * sizeof(T), pe); }
+template <typename T>
+__device__ __forceinline__ void get_nbi_block(T *d, const T *s, size_t nelems, int pe) { getmem_nbi_block(d, s, nelems * sizeof(T), pe); }
 
 /* ---- atomics (relaxed, like OpenSHMEM's; GPU scope for a peer on this GPU, else system) -------- */
 /* To a PE on another host: an AMO request through the proxy ring (4- and 8-byte types); the forms
@@ -936,6 +946,16 @@ __device__ __forceinline__ void put_signal_warp(T *d, const T *s, size_t nelems,
 template <typename T>
 __device__ __forceinline__ void put_signal_block(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op, int pe) {
   putmem_signal_block(d, s, nelems * sizeof(T), sig, v, op, pe);
+}
+template <typename T>
+__device__ __forceinline__ void put_signal_nbi_warp(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op,
+                                                    int pe) {
+  putmem_signal_nbi_warp(d, s, nelems * sizeof(T), sig, v, op, pe);
+}
+template <typename T>
+__device__ __forceinline__ void put_signal_nbi_block(T *d, const T *s, size_t nelems, uint64_t *sig, uint64_t v, int op,
+                                                     int pe) {
+  putmem_signal_nbi_block(d, s, nelems * sizeof(T), sig, v, op, pe);
 }
 
 /* ---- point-to-point waits (on this PE's own symmetric variables) ------------------------------ */

@@ -18,6 +18,9 @@
 //   litmus   store buffering: p + quiet + local read, and local store + quiet + g from the partner:
 //            both reads zero is forbidden; message passing: put_nbi + fence + p(flag), the target
 //            waits on the flag and checks the message
+//   nbi      NVSHMEM's typed non-blocking warp and block puts (and put_signal_nbi_block) to a PE on
+//            another host stay posted until quiet: the ring's completion count does not move before
+//            the kernel's quiet (they were the blocking forms, a proxy round trip each); data checked
 //   barrier  barrier_all / sync_all / team_sync in a loop, each round's data put before it checked
 //            after it
 //   stream   putmem/getmem/p/g/signal_op/putmem_signal/quiet/barrier_all _on_stream
@@ -30,6 +33,7 @@
 //            reducescatter) over the world team: fetched through the ring from other hosts
 // Exit 0 pass, 1 fail (the first failure is printed with PE, section, element, expected and got).
 #include <symmem/device.cuh>
+#include <nvshmemx.h>  // the NVSHMEM names of the nbi section
 
 #include <algorithm>
 #include <cstdarg>
@@ -540,6 +544,73 @@ __global__ void barrier_kernel(int *slot, int *src, int to, int *bad) {
   }
 }
 
+// ---- nbi ------------------------------------------------------------------------------------------
+struct nbi_area {
+  uint64_t sig;
+  float data[3][N];
+  float src[N];  // global memory: the proxy reads it when it carries the puts out
+};
+
+// seen: the ring's completion count before the non-blocking calls, after them, after quiet.
+__global__ void nbi_kernel(nbi_area *a, int to, unsigned long long *seen) {
+  const int tid = threadIdx.x;
+  symmem_proxy_ring *r = sd::detail::ring();
+  const volatile uint64_t *done = r != nullptr ? &r->completed : nullptr;
+  if (tid == 0 && done != nullptr) seen[0] = *done;
+  __syncthreads();
+  nvshmemx_float_put_nbi_block(a->data[0], a->src, N, to);
+  if (tid < 32) nvshmemx_float_put_nbi_warp(a->data[1], a->src, N, to);
+  __syncthreads();
+  nvshmemx_float_put_signal_nbi_block(a->data[2], a->src, N, &a->sig, 7, NVSHMEM_SIGNAL_SET, to);
+  if (tid == 0) {
+    if (done != nullptr) seen[1] = *done;
+    nvshmem_quiet();
+    if (done != nullptr) seen[2] = *done;
+  }
+}
+
+void nbi(int to) {
+  const int me = g_me, from = to;  // the pairings are symmetric
+  auto *a = static_cast<nbi_area *>(symmem_malloc(sizeof(nbi_area)));
+  CK(cudaMemset(a, gt::poison, sizeof(nbi_area)));
+  std::vector<float> src(N);
+  for (int i = 0; i < N; ++i) src[i] = value_of<float>(me, i, 0);
+  CK(cudaMemcpy(a->src, src.data(), sizeof(float) * N, cudaMemcpyHostToDevice));
+  unsigned long long *seen = nullptr;
+  CK(cudaMalloc(&seen, 3 * sizeof(unsigned long long)));
+  CK(cudaMemset(seen, 0, 3 * sizeof(unsigned long long)));
+  symmem_barrier_all();
+  nbi_kernel<<<1, 128>>>(a, to, seen);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  symmem_barrier_all();
+  nbi_area h;
+  CK(cudaMemcpy(&h, a, sizeof h, cudaMemcpyDeviceToHost));
+  unsigned long long c[3];
+  CK(cudaMemcpy(c, seen, sizeof c, cudaMemcpyDeviceToHost));
+  const char *form[3] = {"nvshmemx_float_put_nbi_block", "nvshmemx_float_put_nbi_warp", "nvshmemx_float_put_signal_nbi_block"};
+  for (int k = 0; k < 3; ++k) {
+    for (int i = 0; i < N; ++i) {
+      if (!same(h.data[k][i], value_of<float>(from, i, 0))) {
+        failf("nbi %s (PE %d -> PE %d): element %d: expected %s, got %s", form[k], from, me, i,
+              show(value_of<float>(from, i, 0)).c_str(), show(h.data[k][i]).c_str());
+        break;
+      }
+    }
+  }
+  if (h.sig != 7) failf("nbi %s (PE %d -> PE %d): signal %llu, expected 7", form[2], from, me, (unsigned long long)h.sig);
+  if (is_remote(to)) {
+    if (c[1] != c[0]) {
+      failf("nbi: the non-blocking warp and block puts to PE %d (another host) waited for completion: the proxy ring's "
+            "completion count went from %llu to %llu before the kernel's quiet (each was a blocking put)", to, c[0], c[1]);
+    }
+    if (c[2] <= c[1]) failf("nbi: quiet to PE %d did not complete through the ring (count %llu, then %llu)", to, c[1], c[2]);
+  }
+  CK(cudaFree(seen));
+  symmem_barrier_all();
+  symmem_free(a);
+}
+
 void barrier(int to) {
   int *slot = static_cast<int *>(symmem_calloc(bar_rounds, sizeof(int)));
   int *src = static_cast<int *>(symmem_calloc(bar_rounds, sizeof(int)));
@@ -885,7 +956,7 @@ int main() {
   }
   struct section { const char *name; void (*run)(int); };
   const section sections[] = {{"rma", rma}, {"amo", amo}, {"signal", signal}, {"litmus", litmus},
-                              {"barrier", barrier}, {"stream", stream}};
+                              {"nbi", nbi},          {"barrier", barrier}, {"stream", stream}};
   // SYMMEM_TEST_SECTIONS=amo,barrier runs only those (and the counter only when named).
   const char *only = std::getenv("SYMMEM_TEST_SECTIONS");
   auto chosen = [only](const char *name) {
