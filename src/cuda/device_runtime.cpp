@@ -146,9 +146,9 @@ status start_proxy() {
                    "check pinned-memory limits (ulimit -l)");
   }
   g_ring = net::proxy::init_ring(mem, ring_slots);
-  const uint64_t zero = 0;
+  const uint64_t zero[2] = {0, 0};  // the ticket counter and the producers' bound of tail (proxy_ring.h)
   e = cu.cuMemAlloc(&g_ring_tickets, sizeof zero);
-  if (e == CUDA_SUCCESS) e = cu.cuMemcpyHtoD(g_ring_tickets, &zero, sizeof zero);
+  if (e == CUDA_SUCCESS) e = cu.cuMemcpyHtoD(g_ring_tickets, zero, sizeof zero);
   if (e == CUDA_SUCCESS) e = cu.cuMemHostGetDevicePointer(&g_ring_dev, mem, 0);
   if (e != CUDA_SUCCESS) return cu_fail(e, "init", "setting up the proxy ring", "check the GPU");
   g_ring->head_addr = g_ring_tickets;

@@ -71,7 +71,7 @@ class proxy {
   bool abandon(std::chrono::milliseconds limit);
 
   // Initialises a ring of `slots` (a power of two) in symmem_proxy_ring_bytes(slots) bytes of
-  // memory, for host producers; a GPU ring then points head_addr at a zeroed device word. A GPU
+  // memory, for host producers; a GPU ring then points head_addr at two zeroed device words (proxy_ring.h). A GPU
   // ring must hold every ticket that a warp's lanes claim together (symmem_proxy_claim_n).
   static symmem_proxy_ring *init_ring(void *memory, uint64_t slots);
 

@@ -154,8 +154,8 @@ int main() {
   std::memset(staging, 0, data);
   *static_cast<uint64_t *>(counter) = 0;
   symmem_proxy_ring *ring = symmem::net::proxy::init_ring(ring_mem, slots);
-  void *tickets = nullptr;  // the producers' ticket counter: device memory (see proxy_ring.h)
-  if (!ok(cudaMalloc(&tickets, 8), "tickets") || !ok(cudaMemset(tickets, 0, 8), "tickets")) return 1;
+  void *tickets = nullptr;  // the producers' ticket counter and tail bound: device memory (see proxy_ring.h)
+  if (!ok(cudaMalloc(&tickets, 16), "tickets") || !ok(cudaMemset(tickets, 0, 16), "tickets")) return 1;
   ring->head_addr = reinterpret_cast<uint64_t>(tickets);
   symmem_proxy_ring *d_ring = nullptr;
   uint64_t *d_staging = nullptr;
@@ -204,7 +204,7 @@ int main() {
   auto through_proxy = [&](const char *what, auto launch, double &seconds) -> long {
     std::memset(rows, 0xa5, row_bytes);
     symmem_proxy_ring *fresh = symmem::net::proxy::init_ring(ring_mem, slots);
-    if (!ok(cudaMemset(tickets, 0, 8), "tickets")) return -1;
+    if (!ok(cudaMemset(tickets, 0, 16), "tickets")) return -1;
     fresh->head_addr = reinterpret_cast<uint64_t>(tickets);
     host_executor exp;
     symmem::net::proxy pxp(fresh, exp);

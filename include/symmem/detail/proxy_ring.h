@@ -7,7 +7,12 @@
  * `seq = ticket + 1` last, after a system-scope fence. The ticket counter is where the producers'
  * atomics work: device memory for GPU producers (atomics on mapped host memory are not atomic on
  * GPUs attached over PCIe, and compute-sanitizer rejects them), the ring's own `head` word for
- * host producers; `head_addr` says which. The proxy consumes tickets in order. Completion:
+ * host producers; `head_addr` says which. For GPU producers it points at two zeroed words of device
+ * memory: the ticket counter, then the largest `tail` a producer has read (a lower bound of the
+ * proxy's, which lies across the bus: a producer reads the ring's own word only when that bound
+ * says its slots may not be free yet). `head_addr` and `slots` do not change while a kernel runs:
+ * device code reads them through the SM's read-only cache, not across the bus each time (each such
+ * read took about a microsecond of a request's posting). The proxy consumes tickets in order. Completion:
  *  - `completed`: every request with a ticket below it is complete. The proxy advances it after
  *    a QUIET request (after flushing the network) and after each fetching request (which it
  *    completes, flushing, before it writes the result).
@@ -121,6 +126,15 @@ SYMMEM_PROXY_HD static inline uint64_t symmem_proxy_span(uint64_t n) {
  * span's bytes follow it contiguously there (to the end of its slot's part). Spans wrap around
  * the ring's end like tickets. Parts start 8-byte aligned and hold multiples of 8 bytes, so an
  * aligned value of up to 8 bytes never crosses one. */
+/* The ring's slot count: on the GPU through the read-only cache (it is fixed while a kernel runs). */
+SYMMEM_PROXY_HD static inline uint64_t symmem_proxy_slots(const symmem_proxy_ring *ring) {
+#if defined(__CUDA_ARCH__)
+  return __ldg((const unsigned long long *)&ring->slots);
+#else
+  return ring->slots;
+#endif
+}
+
 SYMMEM_PROXY_HD static inline unsigned char *symmem_proxy_span_at(symmem_proxy_ring *ring, uint64_t ticket, uint64_t off,
                                                   uint64_t *contiguous) {
   uint64_t t = ticket, at = 64 + off; /* the head's part starts at `result` */
@@ -130,7 +144,7 @@ SYMMEM_PROXY_HD static inline unsigned char *symmem_proxy_span_at(symmem_proxy_r
     at = 8 + more % SYMMEM_PROXY_SPAN_MORE;
   }
   if (contiguous != 0) *contiguous = sizeof(symmem_proxy_slot) - at;
-  return (unsigned char *)&ring->slot[t & (ring->slots - 1)] + at;
+  return (unsigned char *)&ring->slot[t & (symmem_proxy_slots(ring) - 1)] + at;
 }
 
 /* Bytes of a ring of `slots` entries. */
@@ -210,22 +224,32 @@ __device__ __forceinline__ uint64_t symmem_proxy_claim_n(symmem_proxy_ring *ring
       total += kl;
     }
   }
+  unsigned long long *counter = (unsigned long long *)__ldg((const unsigned long long *)&ring->head_addr);
   unsigned long long base = 0;
-  if (rank == 0) base = atomicAdd((unsigned long long *)ring->head_addr, (unsigned long long)total);  /* device memory */
+  if (rank == 0) base = atomicAdd(counter, (unsigned long long)total);  /* device memory */
   base = __shfl_sync(together, base, first);
-  const uint64_t ticket = base + before, slots = ring->slots; /* host memory: read once */
+  const uint64_t ticket = base + before, slots = symmem_proxy_slots(ring), last = base + total - 1;
   if (total > slots) {
     printf("symmem: PE %d: proxy: a warp's lanes asked %llu slots of the ring at once, more than its %llu\n", me,
            (unsigned long long)total, (unsigned long long)slots);
     __trap();
   }
-  uint64_t start = 0;
-  uint32_t turns = 0;
-  while (__any_sync(together, base + total - 1 - symmem_proxy_ld(&ring->tail) >= slots)) {
-    symmem_proxy_spin(ring, ticket, limit_ns, me, "waiting for a free slot of the ring", start, turns);
+  /* The run's slots are free once `tail` passed last - slots. The bound in device memory says so
+   * most of the time; else the ring's own word, polled, and the bound raised for the others. The
+   * lanes of the run share `last`, so they agree on each test. */
+  unsigned long long known = 0;
+  if (rank == 0) known = *(volatile unsigned long long *)(counter + 1);
+  known = __shfl_sync(together, known, first);
+  if (last - (uint64_t)known >= slots) {
+    uint64_t start = 0, t = 0;
+    uint32_t turns = 0;
+    while (__any_sync(together, last - (t = symmem_proxy_ld(&ring->tail)) >= slots)) {
+      symmem_proxy_spin(ring, ticket, limit_ns, me, "waiting for a free slot of the ring", start, turns);
 #if __CUDA_ARCH__ >= 700
-    __nanosleep(128);
+      __nanosleep(128);
 #endif
+    }
+    if (rank == 0) atomicMax(counter + 1, (unsigned long long)t);
   }
   return ticket;
 }
@@ -237,7 +261,7 @@ __device__ __forceinline__ uint64_t symmem_proxy_claim(symmem_proxy_ring *ring, 
 }
 
 __device__ __forceinline__ symmem_proxy_slot *symmem_proxy_slot_of(symmem_proxy_ring *ring, uint64_t ticket) {
-  return &ring->slot[ticket & (ring->slots - 1)];
+  return &ring->slot[ticket & (symmem_proxy_slots(ring) - 1)];
 }
 
 __device__ __forceinline__ void symmem_proxy_publish(symmem_proxy_ring *ring, uint64_t ticket, const symmem_proxy_req *r) {
@@ -317,10 +341,9 @@ __device__ __forceinline__ void symmem_proxy_put_data_warp(symmem_proxy_ring *ri
   if (!run || rank == 0) ticket = symmem_proxy_claim_n(ring, k, limit_ns, me);
   if (run) ticket = __shfl_sync(group, (unsigned long long)ticket, first);
   symmem_proxy_span_store(ring, ticket, run ? (uint64_t)rank * size : 0, bits, size);
-  if (run) {
-    __threadfence_system(); /* this lane's value, before the first lane's publication */
-    __syncwarp(group);
-  }
+  /* Every lane's value before the first lane's publication: the warp sync orders the lanes' stores
+   * before the publisher's system fence, which is cumulative (one fence a request, not one a lane). */
+  if (run) __syncwarp(group);
   if (!run || rank == 0) {
     const symmem_proxy_req r = {0, SYMMEM_PROXY_PUT_DATA, pe, run ? (uint64_t)base : dst, 0, n, k, 0, 0, 0};
     symmem_proxy_publish(ring, ticket, &r);
