@@ -91,7 +91,7 @@ class runtime_executor final : public net::proxy_executor {
   }
   void progress() override {  // the ring is empty
     send_held();
-    remote_progress();
+    remote_progress_own();  // its context's worker; the default one is the progress thread's
   }
   // After the proxy thread stopped (its worker is then nobody's): completes and frees the context.
   void close() {

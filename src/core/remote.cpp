@@ -867,6 +867,11 @@ std::string remote_unanswered_note() {
 void remote_progress() {
   if (!g.remote) return;
   r.net->progress(r.worker);
+  remote_progress_own();
+}
+
+void remote_progress_own() {
+  if (!g.remote) return;
   if (r.n_ctx_workers.load(std::memory_order_relaxed) == 0) return;
   std::unique_lock<std::mutex> lock(r.workers_mutex, std::try_to_lock);  // busy: the next turn
   if (!lock.owns_lock()) return;
