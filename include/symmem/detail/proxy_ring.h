@@ -341,9 +341,10 @@ __device__ __forceinline__ void symmem_proxy_put_data_warp(symmem_proxy_ring *ri
   if (!run || rank == 0) ticket = symmem_proxy_claim_n(ring, k, limit_ns, me);
   if (run) ticket = __shfl_sync(group, (unsigned long long)ticket, first);
   symmem_proxy_span_store(ring, ticket, run ? (uint64_t)rank * size : 0, bits, size);
-  /* Every lane's value before the first lane's publication: the warp sync orders the lanes' stores
-   * before the publisher's system fence, which is cumulative (one fence a request, not one a lane). */
-  if (run) __syncwarp(group);
+  if (run) {
+    __threadfence_system(); /* this lane's value, before the first lane's publication */
+    __syncwarp(group);
+  }
   if (!run || rank == 0) {
     const symmem_proxy_req r = {0, SYMMEM_PROXY_PUT_DATA, pe, run ? (uint64_t)base : dst, 0, n, k, 0, 0, 0};
     symmem_proxy_publish(ring, ticket, &r);
