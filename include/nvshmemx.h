@@ -217,10 +217,10 @@ SYMMEM_NV_RMA_TYPES(SYMMEM_NVX_RMA)
   SYMMEM_NV_D void nvshmemx_put##B##_##SC(void *d, const void *s, size_t n, int pe) { nvshmemx_putmem_##SC(d, s, n * (B / 8), pe); } \
   SYMMEM_NV_D void nvshmemx_get##B##_##SC(void *d, const void *s, size_t n, int pe) { nvshmemx_getmem_##SC(d, s, n * (B / 8), pe); } \
   SYMMEM_NV_D void nvshmemx_put##B##_nbi_##SC(void *d, const void *s, size_t n, int pe) {             \
-    nvshmemx_putmem_##SC(d, s, n * (B / 8), pe);                                                       \
+    nvshmemx_putmem_nbi_##SC(d, s, n * (B / 8), pe);                                                   \
   }                                                                                                    \
   SYMMEM_NV_D void nvshmemx_get##B##_nbi_##SC(void *d, const void *s, size_t n, int pe) {             \
-    nvshmemx_getmem_##SC(d, s, n * (B / 8), pe);                                                       \
+    nvshmemx_getmem_nbi_##SC(d, s, n * (B / 8), pe);                                                   \
   }
 #define SYMMEM_NVX_SIZED2(B) SYMMEM_NVX_SIZED(B, warp) SYMMEM_NVX_SIZED(B, block)
 SYMMEM_NVX_SIZED2(8) SYMMEM_NVX_SIZED2(16) SYMMEM_NVX_SIZED2(32) SYMMEM_NVX_SIZED2(64) SYMMEM_NVX_SIZED2(128)

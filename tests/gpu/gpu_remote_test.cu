@@ -18,7 +18,7 @@
 //   litmus   store buffering: p + quiet + local read, and local store + quiet + g from the partner:
 //            both reads zero is forbidden; message passing: put_nbi + fence + p(flag), the target
 //            waits on the flag and checks the message
-//   nbi      NVSHMEM's typed non-blocking warp and block puts (and put_signal_nbi_block) to a PE on
+//   nbi      NVSHMEM's typed and sized non-blocking warp and block puts (and put_signal_nbi_block) to a PE on
 //            another host stay posted until quiet: the ring's completion count does not move before
 //            the kernel's quiet (they were the blocking forms, a proxy round trip each); data checked
 //   barrier  barrier_all / sync_all / team_sync in a loop, each round's data put before it checked
@@ -547,7 +547,7 @@ __global__ void barrier_kernel(int *slot, int *src, int to, int *bad) {
 // ---- nbi ------------------------------------------------------------------------------------------
 struct nbi_area {
   uint64_t sig;
-  float data[3][N];
+  float data[4][N];
   float src[N];  // global memory: the proxy reads it when it carries the puts out
 };
 
@@ -562,6 +562,7 @@ __global__ void nbi_kernel(nbi_area *a, int to, unsigned long long *seen) {
   if (tid < 32) nvshmemx_float_put_nbi_warp(a->data[1], a->src, N, to);
   __syncthreads();
   nvshmemx_float_put_signal_nbi_block(a->data[2], a->src, N, &a->sig, 7, NVSHMEM_SIGNAL_SET, to);
+  nvshmemx_put32_nbi_block(a->data[3], a->src, N, to);
   if (tid == 0) {
     if (done != nullptr) seen[1] = *done;
     nvshmem_quiet();
@@ -588,8 +589,9 @@ void nbi(int to) {
   CK(cudaMemcpy(&h, a, sizeof h, cudaMemcpyDeviceToHost));
   unsigned long long c[3];
   CK(cudaMemcpy(c, seen, sizeof c, cudaMemcpyDeviceToHost));
-  const char *form[3] = {"nvshmemx_float_put_nbi_block", "nvshmemx_float_put_nbi_warp", "nvshmemx_float_put_signal_nbi_block"};
-  for (int k = 0; k < 3; ++k) {
+  const char *form[4] = {"nvshmemx_float_put_nbi_block", "nvshmemx_float_put_nbi_warp", "nvshmemx_float_put_signal_nbi_block",
+                         "nvshmemx_put32_nbi_block"};
+  for (int k = 0; k < 4; ++k) {
     for (int i = 0; i < N; ++i) {
       if (!same(h.data[k][i], value_of<float>(from, i, 0))) {
         failf("nbi %s (PE %d -> PE %d): element %d: expected %s, got %s", form[k], from, me, i,
