@@ -12,7 +12,7 @@
  * proxy's, which lies across the bus: a producer reads the ring's own word only when that bound
  * says its slots may not be free yet). `head_addr` and `slots` do not change while a kernel runs:
  * device code reads them through the SM's read-only cache, not across the bus each time (each such
- * read took about a microsecond of a request's posting). The proxy consumes tickets in order. Completion:
+ * read is a round trip over PCIe). The proxy consumes tickets in order. Completion:
  *  - `completed`: every request with a ticket below it is complete. The proxy advances it after
  *    a QUIET request (after flushing the network) and after each fetching request (which it
  *    completes, flushing, before it writes the result).
