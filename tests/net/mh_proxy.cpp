@@ -9,6 +9,12 @@
 //   mh_proxy 0 exit             the runtime's proxy runs (as with a GPU heap across hosts) and the
 //                               program exits with status 3 without finalize: the exit must not
 //                               crash (the proxy thread kept progressing a closed network)
+//   mh_proxy 0 idle             PE 0's proxy idles and its thread sleeps (as in a kernel's stream
+//                               synchronisation) while the first PE of the other host gets from it
+//                               200 times, 1 ms apart: PE 0's network progress thread must serve
+//                               them asleep on the worker's messages (SYMMEM_DEBUG=info: "N sleeps
+//                               on the worker's messages"); it napped instead while the proxy's
+//                               idle turns progressed the default worker
 //   mh_proxy PER cpus spread|bound   run bound to one CPU (symmem-run --bind-to core): the proxy
 //                               thread and the network's progress thread must run on the machine's
 //                               other CPUs (spread), or on the PE's CPU (SYMMEM_HELPER_CPUS=bound)
@@ -118,6 +124,35 @@ int main(int argc, char **argv) {
     std::exit(3);
   }
   const int to = (me + n / 2) % n;  // a PE of the other host when the PEs fill two hosts in order
+  if (argc > 2 && std::strcmp(argv[2], "idle") == 0) {
+    auto *word = static_cast<uint64_t *>(symmem_calloc(1, sizeof(uint64_t)));
+    std::vector<char> memory(symmem_proxy_ring_bytes(slots));
+    symmem_proxy_ring *ring = symmem::net::proxy::init_ring(memory.data(), slots);
+    auto exec = symmem::core::make_proxy_executor();
+    symmem::net::proxy px(ring, *exec);
+    px.start();
+    static uint64_t one = 1;
+    symmem::net::proxy::post(ring, put_req(to, word, &one, 8));  // the proxy makes its context
+    symmem::net::proxy::quiet(ring);
+    *word = 42;
+    symmem_barrier_all();
+    if (me == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(600));  // away from the library
+    } else if (me == n / 2) {
+      for (int i = 0; i < 200; ++i) {
+        uint64_t v = 0;
+        symmem_getmem(&v, word, sizeof v, 0);
+        CHECK(v == 42);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }
+    symmem_barrier_all();
+    px.stop();
+    symmem_free(word);
+    symmem_finalize();
+    if (me == 0) std::puts("mh_proxy idle: ok");
+    return 0;
+  }
   auto *box = static_cast<uint64_t *>(symmem_calloc(static_cast<size_t>(n * threads * per), sizeof(uint64_t)));
   auto *counter = static_cast<uint64_t *>(symmem_calloc(2, sizeof(uint64_t)));
   std::vector<char> memory(symmem_proxy_ring_bytes(slots));
