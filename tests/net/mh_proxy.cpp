@@ -124,17 +124,18 @@ int main(int argc, char **argv) {
     std::exit(3);
   }
   const int to = (me + n / 2) % n;  // a PE of the other host when the PEs fill two hosts in order
+  std::vector<char> memory(symmem_proxy_ring_bytes(slots));
+  symmem_proxy_ring *ring = symmem::net::proxy::init_ring(memory.data(), slots);
+  auto exec = symmem::core::make_proxy_executor();
+  symmem::net::proxy px(ring, *exec);
+  px.start();
   if (argc > 2 && std::strcmp(argv[2], "idle") == 0) {
-    auto *word = static_cast<uint64_t *>(symmem_calloc(1, sizeof(uint64_t)));
-    std::vector<char> memory(symmem_proxy_ring_bytes(slots));
-    symmem_proxy_ring *ring = symmem::net::proxy::init_ring(memory.data(), slots);
-    auto exec = symmem::core::make_proxy_executor();
-    symmem::net::proxy px(ring, *exec);
-    px.start();
+    // word[0] is read from the other host; word[1] takes the put that makes the proxy's context.
+    auto *word = static_cast<uint64_t *>(symmem_calloc(2, sizeof(uint64_t)));
+    word[0] = 42;
     static uint64_t one = 1;
-    symmem::net::proxy::post(ring, put_req(to, word, &one, 8));  // the proxy makes its context
+    symmem::net::proxy::post(ring, put_req(to, &word[1], &one, 8));
     symmem::net::proxy::quiet(ring);
-    *word = 42;
     symmem_barrier_all();
     if (me == 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(600));  // away from the library
@@ -155,11 +156,6 @@ int main(int argc, char **argv) {
   }
   auto *box = static_cast<uint64_t *>(symmem_calloc(static_cast<size_t>(n * threads * per), sizeof(uint64_t)));
   auto *counter = static_cast<uint64_t *>(symmem_calloc(2, sizeof(uint64_t)));
-  std::vector<char> memory(symmem_proxy_ring_bytes(slots));
-  symmem_proxy_ring *ring = symmem::net::proxy::init_ring(memory.data(), slots);
-  auto exec = symmem::core::make_proxy_executor();
-  symmem::net::proxy px(ring, *exec);
-  px.start();
   if (argc > 3 && std::strcmp(argv[2], "cpus") == 0) {
     if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
       std::printf("PE %d: one CPU online: no other CPU for the helper threads\n", me);
