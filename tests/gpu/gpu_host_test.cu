@@ -79,10 +79,15 @@ void test_on_stream(char *buf, char *stage_sym, uint64_t *sig) {
   CK(cudaStreamDestroy(s));
 }
 
+// errors: [0] stale reads, [1] the first one's round, [2] the value it read.
 __global__ void ring_kernel(int *slots, int i, int *errors, int check) {
   const int me = sd::my_pe(), n = sd::n_pes();
   if (check) {
-    if (((volatile int *)slots)[2 * ((me - 1 + n) % n) + (i & 1)] != i) atomicAdd(errors, 1);
+    const int v = ((volatile int *)slots)[2 * ((me - 1 + n) % n) + (i & 1)];
+    if (v != i && atomicAdd(errors, 1) == 0) {
+      errors[1] = i;
+      errors[2] = v;
+    }
   } else {
     sd::p(&slots[2 * me + (i & 1)], i, (me + 1) % n);
   }
@@ -92,8 +97,8 @@ __global__ void ring_kernel(int *slots, int i, int *errors, int check) {
 void test_barrier_on_stream() {
   int *slots = static_cast<int *>(symmem_malloc(2 * npes * sizeof(int)));
   int *errors = nullptr;
-  CK(cudaMalloc(&errors, sizeof(int)));
-  CK(cudaMemset(errors, 0, sizeof(int)));
+  CK(cudaMalloc(&errors, 3 * sizeof(int)));
+  CK(cudaMemset(errors, 0, 3 * sizeof(int)));
   CK(cudaMemset(slots, 0xFF, 2 * npes * sizeof(int)));
   cudaStream_t s;
   CK(cudaStreamCreate(&s));
@@ -105,9 +110,10 @@ void test_barrier_on_stream() {
   }
   CK(cudaGetLastError());
   CK(cudaStreamSynchronize(s));
-  int h = -1;
-  CK(cudaMemcpy(&h, errors, sizeof h, cudaMemcpyDeviceToHost));
-  EXPECT(h == 0, "PE %d: barrier_all_on_stream: %d stale reads", me, h);
+  int h[3] = {-1, 0, 0};
+  CK(cudaMemcpy(h, errors, sizeof h, cudaMemcpyDeviceToHost));
+  EXPECT(h[0] == 0, "PE %d: barrier_all_on_stream: %d stale reads of PE %d's put, the first in round %d of 500: %d", me,
+         h[0], left_pe, h[1], h[2]);
   // Host barrier_all completes GPU work: a kernel's put is visible to the peer right after it.
   ring_kernel<<<1, 1, 0, s>>>(slots, 1000, errors, 0);
   symmem_barrier_all();
