@@ -20,6 +20,15 @@ set -- $("$tmp/prefix/bin/symmem-nvcc" --showme x.cu)
 nvcc=$1
 arch=$(printf '%s\n' "$@" | sed -n 's/^-arch=sm_\([0-9a-z]*\)$/\1/p')
 [ -n "$arch" ] || { echo "no -arch in symmem-nvcc --showme: $*"; exit 1; }
+# symmem-nvcc links the collectives' out-of-line copies (libsymmem_device_coll.a, before the device
+# library) when the program asks for them, and not otherwise: the define alone would link the
+# program's own copies, which have no register limit.
+for d in -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES "-D SYMMEM_DEVICE_OUTLINE_COLLECTIVES=1"; do
+  "$tmp/prefix/bin/symmem-nvcc" --showme -rdc=true $d x.cu | grep -q -- "-lsymmem_device_coll -lsymmem_device " ||
+    { echo "symmem-nvcc $d does not link -lsymmem_device_coll before -lsymmem_device"; exit 1; }
+done
+! "$tmp/prefix/bin/symmem-nvcc" --showme -rdc=true x.cu | grep -q -- "-lsymmem_device_coll" ||
+  { echo "symmem-nvcc links -lsymmem_device_coll without -DSYMMEM_DEVICE_OUTLINE_COLLECTIVES"; exit 1; }
 cuda_inc=$(dirname "$(dirname "$nvcc")")/include
 cuda_lib=$(dirname "$(dirname "$nvcc")")/lib64
 [ -d "$cuda_lib" ] || cuda_lib=$(dirname "$cuda_inc")/lib
