@@ -110,6 +110,10 @@ void test_barrier_on_stream() {
   }
   CK(cudaGetLastError());
   CK(cudaStreamSynchronize(s));
+  // Every PE's last check has run before any PE puts again: the put below lands in the slot that
+  // round 500 checks (1000 and 500 are both even), so without this barrier a PE that finished its
+  // stream first raced its right neighbour's last check kernel (that check then read 1000).
+  symmem_barrier_all();
   int h[3] = {-1, 0, 0};
   CK(cudaMemcpy(h, errors, sizeof h, cudaMemcpyDeviceToHost));
   EXPECT(h[0] == 0, "PE %d: barrier_all_on_stream: %d stale reads of PE %d's put, the first in round %d of 500: %d", me,
