@@ -52,6 +52,13 @@ void unshare_data();
 // The shared pages and their memfd; size 0 and fd -1 while not shared.
 data_region shared_data();
 
+// The window share_data moves the pages in, for any pages: runs `swap(arg)` with [base, base+len)
+// read-only and other threads' writes to them held in the fault hook until it returns (0, or
+// -errno after leaving the pages as they were); then the held writes are retried. `swap` must not
+// write to those pages itself. Used by share_data, unshare_data and the fork handler; public for
+// the unit tests.
+long hold_writes(uintptr_t base, size_t len, long (*swap)(void *), void *arg);
+
 // For error messages: what a non-symmetric address is, when that can be told ("a thread-local
 // variable", "a global variable of the shared library libfoo.so", "on this thread's stack"), or "".
 std::string describe_address(const void *addr);
