@@ -22,6 +22,14 @@
 
 namespace {
 
+// Not under ThreadSanitizer: its runtime and a thread held in a SIGSEGV handler can deadlock each
+// other (scripts/test leaves tests/static out of that build for the same reason).
+#if defined(__SANITIZE_THREAD__)
+constexpr bool under_tsan = true;
+#else
+constexpr bool under_tsan = false;
+#endif
+
 char *g_region = nullptr;
 size_t g_len = 0;
 std::atomic<int> g_go{0};
@@ -92,6 +100,7 @@ long swap_pages(void *) {
 }
 
 TEST(WriteHold, WriteFaultedInsideTheWindowLandsWhenItsHandlerRunsAfterIt) {
+  if (under_tsan) GTEST_SKIP() << "a thread held in a SIGSEGV handler under ThreadSanitizer";
   EXPECT_EXIT(late_fault_case(), ::testing::ExitedWithCode(0), "");
 }
 
@@ -113,6 +122,7 @@ TEST(WriteHold, WriteFaultedInsideTheWindowLandsWhenItsHandlerRunsAfterIt) {
 }
 
 TEST(WriteHold, ProgramsOwnFaultOnThePagesStillReachesItsHandler) {
+  if (under_tsan) GTEST_SKIP() << "a thread held in a SIGSEGV handler under ThreadSanitizer";
   EXPECT_EXIT(own_fault_case(), ::testing::ExitedWithCode(20), "");
 }
 
