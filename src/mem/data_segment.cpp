@@ -99,13 +99,11 @@ int scan_executable(dl_phdr_info *info, size_t, void *arg) {
 
 // ---- the window ---------------------------------------------------------------------------------
 
-std::atomic<uintptr_t> g_hold_base{0};  // non-zero while writes to the pages wait
+// The last window's pages, kept after it closes, and when it closed (CLOCK_MONOTONIC, ns; 0 while
+// it is open). A thread that faulted inside the window may reach the hook only after it closed (its
+// handler was scheduled late), and must then retry too, not be handed to the next handler as a crash.
+std::atomic<uintptr_t> g_hold_base{0};
 std::atomic<size_t> g_hold_len{0};
-// The last window's pages and when it closed (CLOCK_MONOTONIC, ns), kept after it closes: a
-// thread that faulted inside the window may reach the hook only after it closed (its handler
-// was scheduled late), and must then retry too, not be handed to the next handler as a crash.
-std::atomic<uintptr_t> g_last_base{0};
-std::atomic<size_t> g_last_len{0};
 std::atomic<uint64_t> g_closed_ns{0};
 // How long after a window closes a fault on its pages is still taken for one that happened
 // inside it. A fault there later is the program's own (the pages are writable again) and goes on
@@ -139,26 +137,26 @@ long sys(long nr, long a = 0, long b = 0, long c = 0, long d = 0, long e = 0, lo
 #endif
 }
 
+// Never 0, which means "open" in g_closed_ns.
 uint64_t monotonic_ns() {
   struct timespec ts {};
-  if (sys(SYS_clock_gettime, CLOCK_MONOTONIC, reinterpret_cast<long>(&ts)) != 0) return 0;
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  if (sys(SYS_clock_gettime, CLOCK_MONOTONIC, reinterpret_cast<long>(&ts)) != 0) return 1;
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec) + 1;
 }
 
-// The fault hook: a write to held pages waits for their new backing, then is retried there.
+// The fault hook: a write to held pages waits for their new backing, then is retried there; so is
+// one whose window closed between the fault and this hook (its pages are writable again).
 bool hold_hook(uintptr_t a) {
   const uintptr_t base = g_hold_base.load(std::memory_order_acquire);
-  if (base != 0 && a >= base && a - base < g_hold_len.load(std::memory_order_relaxed)) {
-    while (g_hold_base.load(std::memory_order_acquire) == base) {
+  if (base == 0 || a < base || a - base >= g_hold_len.load(std::memory_order_relaxed)) {
+    return false;
+  }
+  const uint64_t closed = g_closed_ns.load(std::memory_order_acquire);
+  if (closed == 0) {
+    while (g_closed_ns.load(std::memory_order_acquire) == 0) {
       sys(SYS_sched_yield);
     }
     return true;
-  }
-  // The window may have closed between the fault and this hook: its pages are writable again.
-  const uintptr_t last = g_last_base.load(std::memory_order_acquire);
-  const uint64_t closed = g_closed_ns.load(std::memory_order_acquire);
-  if (last == 0 || closed == 0 || a < last || a - last >= g_last_len.load(std::memory_order_relaxed)) {
-    return false;
   }
   const uint64_t now = monotonic_ns();
   return now >= closed && now - closed < late_fault_ns;
@@ -174,8 +172,6 @@ long with_writes_held(uintptr_t base, size_t len, F &&swap) {
   for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP}) sigdelset(&all, s);
   pthread_sigmask(SIG_BLOCK, &all, &old);  // no handler of ours may write to the pages meanwhile
   g_closed_ns.store(0, std::memory_order_relaxed);
-  g_last_len.store(len, std::memory_order_relaxed);
-  g_last_base.store(base, std::memory_order_relaxed);
   g_hold_len.store(len, std::memory_order_relaxed);
   g_hold_base.store(base, std::memory_order_release);
   long rc = sys(SYS_mprotect, static_cast<long>(base), static_cast<long>(len), PROT_READ);
@@ -183,8 +179,7 @@ long with_writes_held(uintptr_t base, size_t len, F &&swap) {
   if (rc != 0) {
     sys(SYS_mprotect, static_cast<long>(base), static_cast<long>(len), PROT_READ | PROT_WRITE);
   }
-  g_closed_ns.store(monotonic_ns(), std::memory_order_release);
-  g_hold_base.store(0, std::memory_order_release);  // the pages are writable again: waiters retry
+  g_closed_ns.store(monotonic_ns(), std::memory_order_release);  // writable again: waiters retry
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   return rc;
 }
